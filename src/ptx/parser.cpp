@@ -1111,8 +1111,9 @@ class Parser {
       return o;
     }
     if (cur_.kind == Tok::Int || at('-') || at('~') || at('(') || at('!') || at('+')) {
+      // An immediate is never the left half of a p|q pair, so '|' here is bitwise or.
       o.kind = Operand::Kind::Imm;
-      o.ival = const_expr(depth);
+      o.ival = const_expr(depth, /*allow_or=*/true);
       return o;
     }
     expected("an operand");

@@ -358,7 +358,7 @@ std::string print_instruction(const Function& f, const Instruction& ins) {
 
 std::string print(const Module& m) {
   Out o;
-  fmt::format_to(std::back_inserter(o), "//\n// Printed by warpsim from {}\n//\n\n", m.filename);
+  put(o, "//\n// Printed by warpsim from its PTX module IR\n//\n\n");
   if (m.version_major || m.version_minor)
     fmt::format_to(std::back_inserter(o), ".version {}.{}\n", m.version_major, m.version_minor);
   if (!m.targets.empty()) {
