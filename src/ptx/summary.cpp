@@ -2,7 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <cxxabi.h>
+
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <set>
 
@@ -41,6 +44,16 @@ void walk_symbols(const Operand& o, std::set<uint32_t>& funcs, std::set<uint32_t
 }
 
 }  // namespace
+
+std::string demangle(const std::string& name) {
+  if (name.rfind("_Z", 0) != 0) return name;
+  int status = 0;
+  char* d = abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status);
+  if (status != 0 || !d) return name;
+  std::string out(d);
+  std::free(d);
+  return out;
+}
 
 ModuleSummary summarize(const Module& m) {
   ModuleSummary s;
@@ -137,7 +150,9 @@ std::string format_summary(const ModuleSummary& s, const std::string& filename) 
   fmt::format_to(out, "  {} function{}, {} instructions, {} kernel{}\n", s.functions, s.functions == 1 ? "" : "s",
                  s.instructions, s.kernels.size(), s.kernels.size() == 1 ? "" : "s");
   for (auto& k : s.kernels) {
-    fmt::format_to(out, "\nkernel {}\n", k.name);
+    std::string pretty = demangle(k.name);
+    if (pretty != k.name) fmt::format_to(out, "\nkernel {}\n  ({})\n", k.name, pretty);
+    else fmt::format_to(out, "\nkernel {}\n", k.name);
     fmt::format_to(out, "  parameters: {} ({} bytes)\n", k.params.size(), k.param_bytes);
     for (auto& p : k.params) fmt::format_to(out, "    +{:<4} {:<24} {} ({} bytes)\n", p.offset, p.type, p.name, p.size);
     fmt::format_to(out, "  registers (PTX virtual): {}", k.regs_total);

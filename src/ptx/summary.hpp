@@ -42,6 +42,8 @@ struct ModuleSummary {
 };
 
 ModuleSummary summarize(const Module& m);
+// C++ kernel names as the user wrote them (_Z6vecaddPKfS0_Pfi -> vecadd(float const*, ...)).
+std::string demangle(const std::string& name);
 std::string format_summary(const ModuleSummary& s, const std::string& filename);
 
 }  // namespace warpsim::ptx

@@ -42,3 +42,9 @@ TEST(Summary, KernelResources) {
   EXPECT_NE(text.find("kernel k"), std::string::npos);
   EXPECT_NE(text.find("372 bytes static + dynamic"), std::string::npos);
 }
+
+TEST(Summary, Demangles) {
+  EXPECT_EQ(demangle("_Z6vecaddPKfS0_Pfi"), "vecadd(float const*, float const*, float*, int)");
+  EXPECT_EQ(demangle("plain_kernel"), "plain_kernel");
+  EXPECT_EQ(demangle("_Znot valid"), "_Znot valid");
+}
