@@ -1,0 +1,531 @@
+#include "func/decoder.hpp"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <cstring>
+#include <mutex>
+#include <set>
+
+#include "func/decode.hpp"
+#include "func/state.hpp"
+
+namespace warpsim::func {
+
+using namespace ptx;
+
+std::string DecodeError::str() const {
+  return fmt::format("{}:{}:{}: error: {}{}", file, pos.line, pos.col,
+                     function.empty() ? "" : fmt::format("in function '{}': ", function), message);
+}
+
+const DFunction* Program::find_kernel(const std::string& name) const {
+  for (auto& f : funcs)
+    if (f.is_entry && f.name == name) return &f;
+  return nullptr;
+}
+
+// ------------------------------------------------------------------ family registry
+
+namespace {
+// Several families may decode the same opcode (add.s32 is integer, add.f32 float, add.f16 half):
+// each is asked in turn; one that does not own the form returns false without setting an error.
+std::array<std::vector<DecodeFn>, size_t(Opcode::Count_)>& table() {
+  static std::array<std::vector<DecodeFn>, size_t(Opcode::Count_)> t{};
+  return t;
+}
+void register_all() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    register_control_ops();
+    register_data_ops();
+    register_int_ops();
+    register_float_ops();
+    register_half_ops();
+    register_cvt_ops();
+    register_warp_ops();
+    register_atom_ops();
+  });
+}
+}  // namespace
+
+void register_decoder(Opcode op, DecodeFn fn) { table()[size_t(op)].push_back(fn); }
+
+bool is_float_type(Type t) {
+  switch (t) {
+    case Type::F16: case Type::F16x2: case Type::BF16: case Type::BF16x2: case Type::TF32:
+    case Type::F32: case Type::F64: case Type::E4M3: case Type::E5M2: case Type::E4M3x2:
+    case Type::E5M2x2: return true;
+    default: return false;
+  }
+}
+bool is_signed_type(Type t) {
+  return t == Type::S8 || t == Type::S16 || t == Type::S32 || t == Type::S64;
+}
+unsigned type_bits(Type t) {
+  if (t == Type::Pred) return 1;
+  return type_size(t) * 8;
+}
+
+Round round_of(const Instruction& ins) {
+  for (unsigned i = 0; i < ins.nmods; ++i) {
+    switch (ins.mods[i]) {
+      case Mod::rn: return Round::Rn;
+      case Mod::rz: return Round::Rz;
+      case Mod::rm: return Round::Rm;
+      case Mod::rp: return Round::Rp;
+      case Mod::rna: return Round::Rna;
+      case Mod::rni: return Round::Rni;
+      case Mod::rzi: return Round::Rzi;
+      case Mod::rmi: return Round::Rmi;
+      case Mod::rpi: return Round::Rpi;
+      case Mod::rs: return Round::Rs;
+      default: break;
+    }
+  }
+  return Round::None;
+}
+
+// ------------------------------------------------------------------ decode context
+
+struct DecodeCtx::Impl {
+  const VariableAddresses* vars;
+  std::vector<Ref> reg_refs;            // ptx register index -> Ref (first slot for wide regs)
+  std::vector<uint32_t> label_pcs;      // label index -> code index
+  std::vector<MemRef> local_var;        // function local variable index -> where it lives
+  std::vector<uint32_t> param_offsets;  // function params then rets -> offset in param frame
+  std::unordered_map<uint64_t, uint32_t> const_slots;  // value -> const slot
+  std::unordered_map<std::string, uint32_t>* shared_ids;
+};
+
+Ref DecodeCtx::cnst(uint64_t value) {
+  auto [it, fresh] = impl->const_slots.emplace(value, uint32_t(prog.consts.size() / kWarpSize));
+  if (fresh) prog.consts.insert(prog.consts.end(), kWarpSize, value);
+  return Ref::cnst(it->second);
+}
+
+namespace {
+
+uint64_t truncate(uint64_t v, Type t) {
+  unsigned b = type_bits(t);
+  if (b == 0 || b >= 64) return v;
+  return v & ((1ull << b) - 1);
+}
+
+float f64_to_f32(uint64_t bits) {
+  double d;
+  std::memcpy(&d, &bits, 8);
+  return float(d);
+}
+
+}  // namespace
+
+Ref DecodeCtx::ref(const Operand& o, Type t) {
+  switch (o.kind) {
+    case Operand::Kind::Reg: {
+      Ref r = impl->reg_refs[o.reg];
+      if (r.kind() == Ref::Pred) return Ref::pred(r.index(), o.negated);
+      if (!o.selector.empty()) {
+        // vector register components .x/.y/.z/.w (.r/.g/.b/.a) are consecutive slots
+        static const std::string comps = "xyzwrgba";
+        size_t c = comps.find(o.selector[0]);
+        if (o.selector.size() == 1 && c != std::string::npos) return Ref::reg(r.index() + uint32_t(c % 4));
+        error = fmt::format("register selector '.{}' is not supported here", o.selector);
+        return Ref::none();
+      }
+      if (o.minus) {
+        error = "negated register operands are only valid for video instructions";
+        return Ref::none();
+      }
+      return r;
+    }
+    case Operand::Kind::SpecialReg: {
+      auto slot = [&](uint32_t s) { return Ref::reg(prog.special_base + s); };
+      uint32_t comp = o.selector.empty() ? 0 : uint32_t(o.selector[0] - 'x');
+      switch (o.sreg) {
+        case SReg::Tid: return slot(Program::TidX + comp);
+        case SReg::Ntid: return slot(Program::NtidX + comp);
+        case SReg::Ctaid: return slot(Program::CtaidX + comp);
+        case SReg::Nctaid: return slot(Program::NctaidX + comp);
+        case SReg::Laneid: return slot(Program::Laneid);
+        case SReg::Warpid: return slot(Program::Warpid);
+        case SReg::Nwarpid: return slot(Program::Nwarpid);
+        case SReg::Smid: return slot(Program::Smid);
+        case SReg::Nsmid: return slot(Program::Nsmid);
+        case SReg::Gridid: return slot(Program::Gridid);
+        case SReg::LanemaskEq: return slot(Program::LanemaskEq);
+        case SReg::LanemaskLe: return slot(Program::LanemaskLe);
+        case SReg::LanemaskLt: return slot(Program::LanemaskLt);
+        case SReg::LanemaskGe: return slot(Program::LanemaskGe);
+        case SReg::LanemaskGt: return slot(Program::LanemaskGt);
+        case SReg::DynamicSmemSize: return slot(Program::DynSmem);
+        case SReg::TotalSmemSize: return slot(Program::TotalSmem);
+        case SReg::WarpSz: return slot(Program::WarpSz);
+        case SReg::Envreg: return slot(Program::Envreg0 + uint32_t(o.sreg_index));
+        default:
+          error = fmt::format("special register '{}' is only readable with mov", sreg_spelling(o.sreg, o.sreg_index));
+          return Ref::none();
+      }
+    }
+    case Operand::Kind::Imm: return cnst(truncate(uint64_t(o.ival), t));
+    case Operand::Kind::F32: {
+      uint32_t b = uint32_t(o.ival);
+      if (t == Type::F64) {  // an f32 literal used as f64: widen exactly
+        float f;
+        std::memcpy(&f, &b, 4);
+        double d = f;
+        uint64_t db;
+        std::memcpy(&db, &d, 8);
+        return cnst(db);
+      }
+      return cnst(b);
+    }
+    case Operand::Kind::F64: {
+      if (t == Type::F64 || type_bits(t) == 64) return cnst(uint64_t(o.ival));
+      float f = f64_to_f32(uint64_t(o.ival));
+      uint32_t b;
+      std::memcpy(&b, &f, 4);
+      return cnst(b);
+    }
+    case Operand::Kind::Symbol: {
+      if (o.sym == SymKind::Variable || o.sym == SymKind::Function) {
+        auto it = prog.module_symbols.find(o.name);
+        if (it != prog.module_symbols.end() &&
+            (it->second.space == SymbolAddr::Global || it->second.space == SymbolAddr::Const))
+          return cnst(it->second.addr + uint64_t(o.ival));
+        if (it != prog.module_symbols.end() && it->second.space == SymbolAddr::Function)
+          return cnst(kFunctionBase + it->second.addr);
+      }
+      error = fmt::format("the address of '{}' cannot be used here", o.name);
+      return Ref::none();
+    }
+    case Operand::Kind::Sink: return Ref::none();
+    default:
+      error = "unexpected operand form";
+      return Ref::none();
+  }
+}
+
+bool DecodeCtx::mem(const Operand& o, MemRef& out) {
+  if (o.kind != Operand::Kind::Address) return fail("expected a memory operand [address]");
+  out = MemRef{};
+  out.offset = o.ival;
+  if (o.elems.empty()) return true;  // [immediate]
+  const Operand& b = o.elems[0];
+  if (b.kind == Operand::Kind::Reg) {
+    out.base = ref(b, Type::U64);
+    return !out.base.is_none();
+  }
+  if (b.kind != Operand::Kind::Symbol) return fail("unsupported address base");
+  switch (b.sym) {
+    case SymKind::LocalVariable: {
+      MemRef lv = impl->local_var.at(b.sym_index);
+      lv.offset += out.offset;
+      if (lv.rel == MemRef::FuncParam) lv.offset += dfn.param_base;
+      out = lv;
+      return true;
+    }
+    case SymKind::Param: {
+      out.rel = fn.is_entry ? MemRef::KernelParam : MemRef::FuncParam;
+      out.offset += impl->param_offsets.at(b.sym_index) + (fn.is_entry ? 0 : dfn.param_base);
+      return true;
+    }
+    case SymKind::Variable: {
+      auto it = prog.module_symbols.find(b.name);
+      if (it == prog.module_symbols.end()) return fail(fmt::format("unknown variable '{}'", b.name));
+      if (it->second.space == SymbolAddr::Shared) {
+        out.rel = MemRef::SharedVar;
+        out.shared_var = uint32_t(it->second.addr);
+        return true;
+      }
+      out.offset += int64_t(it->second.addr);
+      return true;
+    }
+    default: return fail(fmt::format("'{}' cannot be used as an address", b.name));
+  }
+}
+
+void DecodeCtx::set_ops(DInstr& in, const std::vector<Ref>& refs) {
+  in.nops = uint8_t(std::min<size_t>(refs.size(), 255));
+  if (refs.size() <= DInstr::kInline) {
+    for (size_t i = 0; i < refs.size(); ++i) in.op[i] = refs[i];
+    in.extra = 0;
+    return;
+  }
+  in.extra = uint32_t(prog.extra_ops.size() + 1);
+  prog.extra_ops.insert(prog.extra_ops.end(), refs.begin(), refs.end());
+}
+
+uint32_t DecodeCtx::label_pc(const Operand& o) {
+  if (o.kind == Operand::Kind::Symbol && o.sym == SymKind::Label) return impl->label_pcs.at(o.sym_index);
+  error = "expected a label";
+  return 0;
+}
+
+// ------------------------------------------------------------------ module decoding
+
+namespace {
+
+uint64_t align_up(uint64_t v, uint64_t a) { return a ? (v + a - 1) / a * a : v; }
+uint64_t natural_align(const Variable& v) {
+  if (v.align) return v.align;
+  uint64_t s = uint64_t(type_size(v.type)) * v.vec;
+  return s ? s : 1;
+}
+
+// Functions each function references directly (calls, address-taking), by index into m.funcs.
+void references(const Module& m, const Operand& o, std::set<uint32_t>& out, std::set<std::string>& shared_vars) {
+  if (o.kind == Operand::Kind::Symbol) {
+    if (o.sym == SymKind::Function) {
+      const Function* def = m.find_function(m.funcs[o.sym_index].name);
+      out.insert(uint32_t(def - m.funcs.data()));
+    }
+    if (o.sym == SymKind::Variable && m.vars[o.sym_index].space == Space::Shared) shared_vars.insert(o.name);
+  }
+  for (auto& e : o.elems) references(m, e, out, shared_vars);
+}
+
+}  // namespace
+
+DecodeResult decode(const Module& m, const VariableAddresses& vars) {
+  register_all();
+  DecodeResult res;
+  Program& prog = res.prog;
+  prog.module = &m;
+
+  // Module symbols: variables (addresses from the loader) and shared variable ids.
+  std::unordered_map<std::string, uint32_t> shared_ids;
+  std::vector<const Variable*> shared_vars;  // by id
+  for (auto& v : m.vars) {
+    if (v.space == Space::Shared) {
+      uint32_t id = uint32_t(shared_vars.size());
+      shared_ids.emplace(v.name, id);
+      shared_vars.push_back(&v);
+      prog.module_symbols[v.name] = SymbolAddr{SymbolAddr::Shared, id};
+    } else if (v.space == Space::Global || v.space == Space::Const) {
+      auto it = vars.find(v.name);
+      if (it == vars.end()) continue;  // .extern without definition: unresolved, an error if used
+      prog.module_symbols[v.name] =
+          SymbolAddr{v.space == Space::Const ? SymbolAddr::Const : SymbolAddr::Global, it->second};
+    }
+  }
+
+  // Functions: index the definitions (bodies); prototypes resolve to them by name.
+  std::vector<uint32_t> body_index(m.funcs.size(), ~0u);
+  for (uint32_t i = 0; i < m.funcs.size(); ++i) {
+    const Function& f = m.funcs[i];
+    if (!f.has_body) continue;
+    body_index[i] = uint32_t(prog.funcs.size());
+    DFunction d;
+    d.name = f.name;
+    d.is_entry = f.is_entry;
+    d.src = &f;
+    prog.funcs.push_back(std::move(d));
+  }
+  for (uint32_t i = 0; i < m.funcs.size(); ++i) {
+    const Function* def = m.find_function(m.funcs[i].name);
+    uint32_t di = def && def->has_body ? body_index[uint32_t(def - m.funcs.data())] : ~0u;
+    if (di != ~0u) prog.module_symbols[m.funcs[i].name] = SymbolAddr{SymbolAddr::Function, di};
+  }
+
+  // Registers: each function gets its own slots (calls don't clobber the caller), then the special
+  // registers. Predicates get their own masks.
+  for (auto& d : prog.funcs) {
+    d.reg_base = prog.nregs;
+    d.pred_base = prog.npreds;
+    for (auto& r : d.src->regs) {
+      if (r.type == Type::Pred) ++d.npreds;
+      else d.nregs += r.type == Type::B128 ? 2 * r.vec : r.vec;
+    }
+    prog.nregs += d.nregs;
+    prog.npreds += d.npreds;
+  }
+  prog.special_base = prog.nregs;
+  prog.nregs += Program::SpecialCount;
+
+  // Call graph (for recursion and per-kernel shared layouts).
+  std::vector<std::set<uint32_t>> calls(prog.funcs.size());
+  std::vector<std::set<std::string>> shared_refs(prog.funcs.size());
+  std::vector<bool> address_taken(prog.funcs.size(), false);
+  for (uint32_t fi = 0; fi < prog.funcs.size(); ++fi) {
+    const Function& f = *prog.funcs[fi].src;
+    for (auto& ins : f.instrs) {
+      std::set<uint32_t> refs;
+      for (auto& o : ins.operands) references(m, o, refs, shared_refs[fi]);
+      for (uint32_t r : refs) {
+        uint32_t di = body_index[r];
+        if (di == ~0u) continue;
+        calls[fi].insert(di);
+        if (ins.op != Opcode::Call) address_taken[di] = true;
+      }
+    }
+  }
+  // A function reachable from itself is recursive; address-taken functions may be too.
+  for (uint32_t fi = 0; fi < prog.funcs.size(); ++fi) {
+    std::vector<uint32_t> work(calls[fi].begin(), calls[fi].end());
+    std::set<uint32_t> seen;
+    bool rec = address_taken[fi];
+    while (!work.empty() && !rec) {
+      uint32_t g = work.back();
+      work.pop_back();
+      if (g == fi) rec = true;
+      if (!seen.insert(g).second) continue;
+      work.insert(work.end(), calls[g].begin(), calls[g].end());
+    }
+    prog.funcs[fi].recursive = rec;
+  }
+
+  // Lay out every function's registers, parameters and local variables first, so calls can be
+  // resolved to callees decoded later.
+  std::vector<DecodeCtx::Impl> impls(prog.funcs.size());
+  for (uint32_t fi = 0; fi < prog.funcs.size(); ++fi) {
+    DFunction& d = prog.funcs[fi];
+    const Function& f = *d.src;
+    DecodeCtx::Impl& impl = impls[fi];
+    impl.vars = &vars;
+    impl.shared_ids = &shared_ids;
+    // register refs
+    uint32_t slot = d.reg_base, pidx = d.pred_base;
+    for (auto& r : f.regs) {
+      if (r.type == Type::Pred) impl.reg_refs.push_back(Ref::pred(pidx++));
+      else {
+        impl.reg_refs.push_back(Ref::reg(slot));
+        slot += r.type == Type::B128 ? 2 * r.vec : r.vec;
+      }
+    }
+    // parameters
+    uint64_t poff = 0;
+    for (auto& p : f.params) {
+      poff = align_up(poff, natural_align(p));
+      impl.param_offsets.push_back(uint32_t(poff));
+      d.param_offsets.push_back(uint32_t(poff));
+      d.param_sizes.push_back(uint32_t(p.size_bytes()));
+      poff += p.size_bytes();
+    }
+    for (auto& p : f.rets) {
+      poff = align_up(poff, natural_align(p));
+      impl.param_offsets.push_back(uint32_t(poff));
+      d.ret_offsets.push_back(uint32_t(poff));
+      d.ret_sizes.push_back(uint32_t(p.size_bytes()));
+      poff += p.size_bytes();
+    }
+    if (f.is_entry) poff = 0;  // kernel params live in the launch's parameter buffer
+    d.param_base = prog.total_param;
+    // local variables
+    uint64_t loff = 0;
+    for (auto& v : f.locals) {
+      MemRef r;
+      switch (v.space) {
+        case Space::Local:
+          loff = align_up(loff, natural_align(v));
+          r.rel = MemRef::LocalFrame;
+          r.offset = int64_t(loff);
+          loff += v.size_bytes();
+          break;
+        case Space::Param:
+          poff = align_up(poff, natural_align(v));
+          r.rel = MemRef::FuncParam;
+          r.offset = int64_t(poff);
+          poff += v.size_bytes();
+          break;
+        case Space::Shared: {
+          uint32_t id = uint32_t(shared_vars.size());
+          shared_vars.push_back(&v);
+          shared_refs[fi].insert("\x01" + std::to_string(id));  // function-local shared, by id
+          r.rel = MemRef::SharedVar;
+          r.shared_var = id;
+          break;
+        }
+        default: {
+          // .global/.const declared inside a function: placed by the loader like module ones
+          auto it = vars.find(f.name + "::" + v.name);
+          r.rel = MemRef::Absolute;
+          r.offset = it == vars.end() ? 0 : int64_t(it->second);
+          break;
+        }
+      }
+      impl.local_var.push_back(r);
+    }
+    d.local_frame = uint32_t(align_up(loff, 16));
+    d.param_frame = uint32_t(align_up(poff, 16));
+    prog.total_param += d.param_frame;
+    prog.max_local_frame = std::max<uint64_t>(prog.max_local_frame, d.local_frame);
+    prog.max_param_frame = std::max<uint32_t>(prog.max_param_frame, d.param_frame);
+
+  }
+
+  // Decode bodies.
+  for (uint32_t fi = 0; fi < prog.funcs.size(); ++fi) {
+    DFunction& d = prog.funcs[fi];
+    const Function& f = *d.src;
+    DecodeCtx::Impl& impl = impls[fi];
+    // labels -> code indices (instructions are laid out contiguously per function)
+    d.entry_pc = uint32_t(prog.code.size());
+    for (auto& l : f.labels) impl.label_pcs.push_back(d.entry_pc + l.instr);
+
+    for (uint32_t ii = 0; ii < f.instrs.size(); ++ii) {
+      const Instruction& ins = f.instrs[ii];
+      DecodeCtx ctx{prog, m, f, d, fi, {}, &impl};
+      DInstr out;
+      out.src_index = ii;
+      out.func = fi;
+      if (ins.has_guard) out.guard = impl.reg_refs[ins.guard_reg].kind() == Ref::Pred
+                                         ? Ref::pred(impl.reg_refs[ins.guard_reg].index(), ins.guard_negated)
+                                         : Ref::none();
+      bool ok = false;
+      for (DecodeFn fn : table()[size_t(ins.op)]) {
+        ok = fn(ctx, ins, out);
+        if (ok || !ctx.error.empty()) break;
+      }
+      if (!ok || !out.exec) {
+        std::string msg = ctx.error.empty()
+                              ? fmt::format("instruction '{}' is not supported by the functional engine yet",
+                                            opcode_name(ins.op))
+                              : ctx.error;
+        res.errors.push_back(DecodeError{m.filename, ins.pos, f.name, msg});
+        out.exec = nullptr;
+      }
+      prog.code.push_back(out);
+    }
+    d.end_pc = uint32_t(prog.code.size());
+  }
+
+  // Shared-memory layout per kernel: the variables the kernel and its callees use.
+  for (uint32_t fi = 0; fi < prog.funcs.size(); ++fi) {
+    DFunction& d = prog.funcs[fi];
+    if (!d.is_entry) continue;
+    std::set<uint32_t> reach{fi};
+    std::vector<uint32_t> work{fi};
+    while (!work.empty()) {
+      uint32_t g = work.back();
+      work.pop_back();
+      for (uint32_t c : calls[g])
+        if (reach.insert(c).second) work.push_back(c);
+    }
+    std::set<uint32_t> ids;
+    for (uint32_t g : reach)
+      for (auto& name : shared_refs[g]) {
+        if (name[0] == '\x01') ids.insert(uint32_t(std::stoul(name.substr(1))));
+        else if (auto it = shared_ids.find(name); it != shared_ids.end()) ids.insert(it->second);
+      }
+    d.shared_offsets.assign(shared_vars.size(), 0);
+    uint64_t off = 0;
+    for (uint32_t id : ids) {
+      const Variable* v = shared_vars[id];
+      if (!v->dims.empty() && v->dims[0] == 0) continue;  // extern dynamic: placed after static
+      off = align_up(off, natural_align(*v));
+      d.shared_offsets[id] = uint32_t(off);
+      off += v->size_bytes();
+    }
+    d.static_shared = off;
+    uint64_t dyn = align_up(off, 16);
+    for (uint32_t id : ids) {
+      const Variable* v = shared_vars[id];
+      if (!v->dims.empty() && v->dims[0] == 0) d.shared_offsets[id] = uint32_t(dyn);
+    }
+    d.dynamic_shared_base = uint32_t(dyn);
+  }
+  return res;
+}
+
+}  // namespace warpsim::func

@@ -1,0 +1,644 @@
+#include "func/engine.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+
+#include "func/exec.hpp"
+#include "mem/device_memory.hpp"
+#include "ptx/printer.hpp"
+
+namespace warpsim::func {
+
+using namespace ptx;
+
+// ------------------------------------------------------------------ faults
+
+const char* fault_kind_name(FaultKind k) {
+  switch (k) {
+    case FaultKind::None: return "none";
+    case FaultKind::IllegalAddress: return "illegal address";
+    case FaultKind::MisalignedAddress: return "misaligned address";
+    case FaultKind::WriteToConst: return "write to constant memory";
+    case FaultKind::InvalidGenericAddress: return "invalid generic address";
+    case FaultKind::Trap: return "trap";
+    case FaultKind::Assert: return "device-side assert";
+    case FaultKind::StackOverflow: return "stack overflow";
+    case FaultKind::Deadlock: return "deadlock";
+    case FaultKind::Livelock: return "livelock";
+    case FaultKind::IllegalInstruction: return "illegal instruction";
+    case FaultKind::Unsupported: return "unsupported operation";
+    case FaultKind::InstructionLimit: return "instruction limit reached";
+  }
+  return "?";
+}
+
+// cudaError_t values of the CUDA runtime (driver_types.h).
+int fault_cuda_error(FaultKind k) {
+  switch (k) {
+    case FaultKind::None: return 0;
+    case FaultKind::IllegalAddress: return 700;         // cudaErrorIllegalAddress
+    case FaultKind::MisalignedAddress: return 716;      // cudaErrorMisalignedAddress
+    case FaultKind::WriteToConst: return 700;
+    case FaultKind::InvalidGenericAddress: return 717;  // cudaErrorInvalidAddressSpace
+    case FaultKind::Trap: return 719;                   // cudaErrorLaunchFailure ("unspecified launch failure")
+    case FaultKind::Assert: return 710;                 // cudaErrorAssert
+    case FaultKind::StackOverflow: return 700;
+    case FaultKind::Deadlock: return 702;               // cudaErrorLaunchTimeout (a hung kernel)
+    case FaultKind::Livelock: return 702;
+    case FaultKind::IllegalInstruction: return 715;     // cudaErrorIllegalInstruction
+    case FaultKind::Unsupported: return 715;
+    case FaultKind::InstructionLimit: return 702;
+  }
+  return 719;
+}
+
+const char* fault_cuda_error_name(FaultKind k) {
+  switch (fault_cuda_error(k)) {
+    case 0: return "cudaSuccess";
+    case 700: return "cudaErrorIllegalAddress";
+    case 702: return "cudaErrorLaunchTimeout";
+    case 710: return "cudaErrorAssert";
+    case 714: return "cudaErrorHardwareStackError";
+    case 715: return "cudaErrorIllegalInstruction";
+    case 716: return "cudaErrorMisalignedAddress";
+    case 717: return "cudaErrorInvalidAddressSpace";
+    default: return "cudaErrorLaunchFailure";
+  }
+}
+
+Dim3 ExecCtx::thread_of(unsigned lane) const {
+  uint32_t t = w.id * kWarpSize + lane;
+  Dim3 d;
+  d.x = t % launch.block.x;
+  d.y = (t / launch.block.x) % launch.block.y;
+  d.z = t / (launch.block.x * launch.block.y);
+  return d;
+}
+
+void ExecCtx::fault(FaultKind k, unsigned lane, uint64_t addr, std::string msg) {
+  stop = true;
+  if (launch.fault.kind != FaultKind::None) return;
+  launch.fault.kind = k;
+  launch.fault.message = std::move(msg);
+  launch.fault.block = cta.id;
+  launch.fault.thread = thread_of(lane);
+  launch.fault.address = addr;
+  launch.fault.pc = pc;
+}
+
+std::string LaunchResult::report() const {
+  if (ok()) return fmt::format("kernel {} completed", kernel);
+  return fmt::format("kernel {} failed: {}: {}\n  at block ({},{},{}), thread ({},{},{}){}\n  the runtime reports {}",
+                     kernel, fault_kind_name(fault.kind), fault.message, fault.block.x, fault.block.y,
+                     fault.block.z, fault.thread.x, fault.thread.y, fault.thread.z,
+                     fault.where.empty() ? "" : "\n  at " + fault.where, fault_cuda_error_name(fault.kind));
+}
+
+// ------------------------------------------------------------------ loading
+
+std::vector<uint32_t> param_offsets(const Function& k) {
+  std::vector<uint32_t> out;
+  uint64_t off = 0;
+  for (auto& p : k.params) {
+    uint64_t a = p.align ? p.align : std::max<uint64_t>(1, type_size(p.type) * p.vec);
+    off = (off + a - 1) / a * a;
+    out.push_back(uint32_t(off));
+    off += p.size_bytes();
+  }
+  return out;
+}
+
+namespace {
+
+uint64_t natural_align(const Variable& v) {
+  if (v.align) return v.align;
+  uint64_t s = uint64_t(type_size(v.type)) * v.vec;
+  return s ? s : 1;
+}
+
+// Flattens an initialiser into bytes of the variable's element type.
+bool init_bytes(const Init& in, const Variable& v, const VariableAddresses& addrs, std::vector<uint8_t>& out,
+                std::string& err) {
+  unsigned esize = type_size(v.type);
+  auto put = [&](uint64_t x, unsigned n) {
+    for (unsigned i = 0; i < n; ++i) out.push_back(uint8_t(x >> (8 * i)));
+  };
+  auto sym_addr = [&](const std::string& name, uint64_t& a) {
+    auto it = addrs.find(name);
+    if (it == addrs.end()) {
+      err = fmt::format("initialiser of '{}' takes the address of '{}', which has no device address", v.name, name);
+      return false;
+    }
+    a = it->second;
+    return true;
+  };
+  switch (in.kind) {
+    case Init::Kind::List:
+      for (auto& e : in.elems)
+        if (!init_bytes(e, v, addrs, out, err)) return false;
+      return true;
+    case Init::Kind::Int: {
+      uint64_t x = uint64_t(in.ival);
+      if (v.type == Type::F32) {  // integer literal for a float variable: the value, converted
+        float f = float(in.ival);
+        uint32_t b;
+        std::memcpy(&b, &f, 4);
+        x = b;
+      } else if (v.type == Type::F64) {
+        double d = double(in.ival);
+        std::memcpy(&x, &d, 8);
+      }
+      put(x, esize);
+      return true;
+    }
+    case Init::Kind::F32: {
+      if (v.type == Type::F64) {
+        uint32_t b = uint32_t(in.ival);
+        float f;
+        std::memcpy(&f, &b, 4);
+        double d = f;
+        uint64_t x;
+        std::memcpy(&x, &d, 8);
+        put(x, 8);
+      } else {
+        put(uint64_t(in.ival), esize);
+      }
+      return true;
+    }
+    case Init::Kind::F64: {
+      if (v.type == Type::F32) {
+        double d;
+        uint64_t b = uint64_t(in.ival);
+        std::memcpy(&d, &b, 8);
+        float f = float(d);
+        uint32_t x;
+        std::memcpy(&x, &f, 4);
+        put(x, 4);
+      } else {
+        put(uint64_t(in.ival), esize);
+      }
+      return true;
+    }
+    case Init::Kind::Symbol:
+    case Init::Kind::Generic: {
+      uint64_t a;
+      if (!sym_addr(in.name, a)) return false;
+      put(a + uint64_t(in.ival), esize);
+      return true;
+    }
+    case Init::Kind::Mask: {
+      const Init& inner = in.elems.at(0);
+      uint64_t a;
+      if (!sym_addr(inner.name, a)) return false;
+      a += uint64_t(inner.ival);
+      uint64_t m = uint64_t(in.ival);
+      unsigned shift = m ? unsigned(std::countr_zero(m)) : 0;
+      put((a & m) >> shift, esize);
+      return true;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+Engine::Engine(mem::DeviceMemory& mem, EngineConfig cfg) : mem_(mem), cfg_(cfg) {}
+
+LoadResult Engine::load(std::unique_ptr<Module> m) {
+  LoadResult r;
+  auto lm = std::make_unique<LoadedModule>();
+  // Allocate every defined .global/.const variable (also those declared inside functions).
+  struct Pending {
+    const Variable* v;
+    std::string key;
+  };
+  std::vector<Pending> vars;
+  for (auto& v : m->vars)
+    if ((v.space == Space::Global || v.space == Space::Const) && v.linkage != Linkage::Extern)
+      vars.push_back({&v, v.name});
+  for (auto& f : m->funcs)
+    for (auto& v : f.locals)
+      if (v.space == Space::Global || v.space == Space::Const) vars.push_back({&v, f.name + "::" + v.name});
+  for (auto& p : vars) {
+    uint64_t size = std::max<uint64_t>(p.v->size_bytes(), 1);
+    if (p.v->type == Type::TexRef || p.v->type == Type::SurfRef || p.v->type == Type::SamplerRef) size = 8;
+    uint64_t addr = mem_.allocate(size, std::max<uint64_t>(natural_align(*p.v), 256), p.key);
+    if (!addr) {
+      r.errors.push_back(fmt::format("{}: out of device memory placing variable '{}' ({} bytes)", m->filename, p.key, size));
+      for (uint64_t a : lm->allocations) mem_.release(a);
+      return r;
+    }
+    lm->allocations.push_back(addr);
+    lm->vars[p.key] = addr;
+  }
+  for (auto& p : vars) {
+    uint64_t addr = lm->vars[p.key];
+    if (p.v->has_init && p.v->fields.empty()) {
+      std::vector<uint8_t> bytes;
+      std::string err;
+      if (!init_bytes(p.v->init, *p.v, lm->vars, bytes, err)) {
+        r.errors.push_back(fmt::format("{}: {}", m->filename, err));
+        continue;
+      }
+      uint64_t size = std::max<uint64_t>(p.v->size_bytes(), 1);
+      if (bytes.size() > size) bytes.resize(size);
+      mem_.host_write(addr, bytes.data(), bytes.size());
+    }
+    if (p.v->space == Space::Const) mem_.set_read_only(addr, true);
+  }
+  DecodeResult d = decode(*m, lm->vars);
+  for (auto& e : d.errors) r.errors.push_back(e.str());
+  if (!r.errors.empty()) {
+    for (uint64_t a : lm->allocations) mem_.release(a);
+    return r;
+  }
+  lm->prog = std::move(d.prog);
+  lm->ptx = std::move(m);
+  lm->prog.module = lm->ptx.get();
+  r.module = std::move(lm);
+  return r;
+}
+
+void Engine::unload(LoadedModule& m) {
+  for (uint64_t a : m.allocations) mem_.release(a);
+  m.allocations.clear();
+}
+
+// ------------------------------------------------------------------ scheduling
+
+namespace {
+
+struct CtaRunner {
+  const Program& prog;
+  LaunchState& launch;
+  const EngineConfig& cfg;
+  Cta& cta;
+
+  void init_warp(Warp& w, uint32_t first_thread) {
+    const DFunction& k = *launch.kernel;
+    w.regs.assign(size_t(prog.nregs) * kWarpSize, 0);
+    w.preds.assign(prog.npreds, 0);
+    w.param.assign(size_t(prog.total_param) * kWarpSize, 0);
+    w.local_size = uint64_t(cfg.stack_bytes) + k.local_frame;
+    w.local.assign(w.local_size * kWarpSize, 0);
+    w.valid = 0;
+    for (unsigned l = 0; l < kWarpSize; ++l) {
+      uint32_t t = first_thread + l;
+      bool valid = t < cta.nthreads;
+      if (valid) w.valid |= 1u << l;
+      w.pc[l] = k.entry_pc;
+      w.state[l] = valid ? LaneState::Ready : LaneState::Exited;
+      w.local_base[l] = 0;
+      auto set = [&](uint32_t s, uint64_t v) { w.regs[size_t(prog.special_base + s) * kWarpSize + l] = v; };
+      const Dim3& b = launch.block;
+      set(Program::TidX, t % b.x);
+      set(Program::TidY, (t / b.x) % b.y);
+      set(Program::TidZ, t / (b.x * b.y));
+      set(Program::NtidX, b.x);
+      set(Program::NtidY, b.y);
+      set(Program::NtidZ, b.z);
+      set(Program::CtaidX, cta.id.x);
+      set(Program::CtaidY, cta.id.y);
+      set(Program::CtaidZ, cta.id.z);
+      set(Program::NctaidX, launch.grid.x);
+      set(Program::NctaidY, launch.grid.y);
+      set(Program::NctaidZ, launch.grid.z);
+      set(Program::Laneid, l);
+      set(Program::Warpid, w.id);
+      set(Program::Nwarpid, 64);  // A100: 64 warp slots per SM
+      set(Program::Smid, launch.smid);
+      set(Program::Nsmid, launch.nsmid);
+      set(Program::Gridid, launch.gridid);
+      set(Program::LanemaskEq, 1ull << l);
+      set(Program::LanemaskLe, (2ull << l) - 1);
+      set(Program::LanemaskLt, (1ull << l) - 1);
+      set(Program::LanemaskGe, uint32_t(~((1ull << l) - 1)));
+      set(Program::LanemaskGt, uint32_t(~((2ull << l) - 1)));
+      set(Program::DynSmem, launch.dynamic_smem);
+      set(Program::TotalSmem, cta.shared.size());
+      set(Program::WarpSz, kWarpSize);
+    }
+    w.converged = true;
+  }
+
+  // Picks the lanes to run next: the Ready lanes at the lowest pc (threads behind catch up, which
+  // re-converges structured code), preferring `favor` lanes after a spin was detected.
+  uint32_t select(Warp& w, uint32_t& pc_out) {
+    uint32_t ready = 0, syncw = 0;
+    for (unsigned l = 0; l < kWarpSize; ++l) {
+      if (w.state[l] == LaneState::Ready) ready |= 1u << l;
+      else if (w.state[l] == LaneState::WarpSyncWait) syncw |= 1u << l;
+    }
+    if (!ready) {
+      if (!syncw || w.sync_retried) return 0;
+      // Nothing else can run: give the lanes waiting at a warp-synchronous instruction one more
+      // look (their partners may have exited).
+      w.sync_retried = true;
+      ready = syncw;
+    }
+    uint32_t pool = ready;
+    if (w.favor & ready) pool = w.favor & ready;
+    else w.favor = 0;
+    uint32_t best = ~0u;
+    for (unsigned l = 0; l < kWarpSize; ++l)
+      if ((pool >> l & 1) && w.pc[l] < best) best = w.pc[l];
+    uint32_t group = 0;
+    for (unsigned l = 0; l < kWarpSize; ++l)
+      if (((ready | syncw) >> l & 1) && w.pc[l] == best) group |= 1u << l;
+    for (unsigned l = 0; l < kWarpSize; ++l)
+      if (group >> l & 1) w.state[l] = LaneState::Ready;
+    w.converged = group == ready && !syncw && !w.favor;
+    pc_out = best;
+    return group;
+  }
+
+  // Runs a warp for up to `budget` instructions; returns instructions executed.
+  uint64_t run_warp(Warp& w, uint64_t budget) {
+    uint64_t n = 0;
+    uint32_t pc = 0, group = 0;
+    bool have = false;
+    while (n < budget) {
+      if (!have) {
+        group = select(w, pc);
+        if (!group) break;
+      }
+      have = false;
+      const DInstr& in = prog.code[pc];
+      if (!in.exec || pc >= prog.code.size()) {
+        ExecCtx c{prog, launch, cta, w, pc, group};
+        c.fault(FaultKind::IllegalInstruction, unsigned(std::countr_zero(group)), 0,
+                fmt::format("no executable instruction at code index {}", pc));
+        return n;
+      }
+      ExecCtx ctx{prog, launch, cta, w, pc, group};
+      uint32_t mask = group;
+      if (!in.guard.is_none()) mask &= ctx.pred(in.guard);
+      if (mask) in.exec(ctx, in, mask);
+      ++n;
+      ++launch.warp_instrs;
+      ++launch.clock;
+      launch.thread_instrs += uint64_t(std::popcount(mask));
+      if (ctx.stop) return n;
+      uint32_t moved = group & ~ctx.redirected & ~ctx.blocked;
+      for (unsigned l = 0; l < kWarpSize; ++l)
+        if (moved >> l & 1) w.pc[l] = pc + 1;
+      if (ctx.redirected | ctx.blocked) {
+        // Spin detection: one path keeps branching backwards while another path waits.
+        bool backward = false;
+        for (unsigned l = 0; l < kWarpSize; ++l)
+          if ((ctx.redirected >> l & 1) && w.pc[l] <= pc) backward = true;
+        uint32_t others = w.lanes_in(LaneState::Ready) & ~group;
+        if (backward && others) {
+          if (group == w.spin_group) {
+            if (++w.spin >= cfg.spin_yield_threshold) {
+              w.favor = others;  // let the waiting path run: a spinning lock holder may be there
+              w.spin = 0;
+            }
+          } else {
+            w.spin_group = group;
+            w.spin = 1;
+          }
+        } else if (w.favor && backward) {
+          w.favor = 0;  // the favoured path looped too: back to lowest-pc order
+        }
+        w.converged = false;
+        w.sync_retried = false;
+        continue;
+      }
+      if (moved == group && w.converged) {
+        // Fast path: the whole converged warp simply moves on.
+        pc = pc + 1;
+        have = true;
+      }
+    }
+    return n;
+  }
+
+  bool run() {
+    const DFunction& k = *launch.kernel;
+    uint32_t nwarps = (cta.nthreads + kWarpSize - 1) / kWarpSize;
+    for (uint32_t i = 0; i < nwarps; ++i) {
+      auto w = std::make_unique<Warp>();
+      w->id = i;
+      cta.warps.push_back(std::move(w));
+      init_warp(*cta.warps.back(), i * kWarpSize);
+    }
+    (void)k;
+    for (;;) {
+      bool progress = false, all_done = true;
+      for (auto& wp : cta.warps) {
+        Warp& w = *wp;
+        if (w.done) continue;
+        uint64_t budget = 4096;
+        if (cfg.max_warp_instructions) {
+          if (launch.warp_instrs >= cfg.max_warp_instructions) {
+            ExecCtx c{prog, launch, cta, w, w.pc[0], 0};
+            c.fault(FaultKind::InstructionLimit, 0, 0,
+                    fmt::format("stopped after {} warp instructions (limit set by the user)", launch.warp_instrs));
+            return false;
+          }
+          budget = std::min<uint64_t>(budget, cfg.max_warp_instructions - launch.warp_instrs);
+        }
+        uint64_t n = run_warp(w, budget);
+        if (launch.fault.kind != FaultKind::None) return false;
+        if (n) progress = true;
+        if (w.lanes_in(LaneState::Ready) == 0 && w.lanes_in(LaneState::BarrierWait) == 0 &&
+            w.lanes_in(LaneState::WarpSyncWait) == 0)
+          w.done = true;
+        else
+          all_done = false;
+      }
+      if (all_done) return true;
+      if (!progress) {
+        report_deadlock();
+        return false;
+      }
+    }
+  }
+
+  void report_deadlock() {
+    std::string waits;
+    unsigned lane = 0;
+    Warp* first = nullptr;
+    for (auto& wp : cta.warps) {
+      Warp& w = *wp;
+      if (w.done) continue;
+      uint32_t bw = w.lanes_in(LaneState::BarrierWait), sw = w.lanes_in(LaneState::WarpSyncWait);
+      if (!first && (bw | sw)) {
+        first = &w;
+        lane = unsigned(std::countr_zero(bw | sw));
+      }
+      if (bw) {
+        unsigned l = unsigned(std::countr_zero(bw));
+        waits += fmt::format("; warp {}: {} threads wait at barrier {} (pc {})", w.id, std::popcount(bw),
+                             w.wait_barrier[l], w.pc[l] - 1);
+      }
+      if (sw)
+        waits += fmt::format("; warp {}: {} threads wait for the rest of their warp at pc {}", w.id,
+                             std::popcount(sw), w.pc[std::countr_zero(sw)]);
+    }
+    Warp& w = first ? *first : *cta.warps.front();
+    ExecCtx c{prog, launch, cta, w, w.pc[lane], 0};
+    c.fault(FaultKind::Deadlock, lane, 0,
+            fmt::format("every live thread of the block waits and none can proceed{}", waits));
+  }
+};
+
+}  // namespace
+
+void lanes_exit(ExecCtx& ctx, uint32_t mask) {
+  for (unsigned l = 0; l < kWarpSize; ++l)
+    if (mask >> l & 1) ctx.w.state[l] = LaneState::Exited;
+  ctx.blocked |= mask;
+  ctx.cta.live_threads -= uint32_t(std::popcount(mask));
+  // Barriers that counted on these threads may complete now.
+  for (uint32_t id = 0; id < ctx.cta.barriers.size(); ++id) {
+    BarrierState& b = ctx.cta.barriers[id];
+    if (b.arrived && b.expected == 0 && b.arrived >= ctx.cta.live_threads) barrier_arrive(ctx, id, 0, 0, false);
+  }
+}
+
+bool warp_sync(ExecCtx& ctx, uint32_t members) {
+  uint32_t live = ctx.w.valid & ~ctx.w.lanes_in(LaneState::Exited);
+  uint32_t missing = members & live & ~ctx.group;
+  if (!missing) return true;
+  for (unsigned l = 0; l < kWarpSize; ++l)
+    if (ctx.group >> l & 1) ctx.w.state[l] = LaneState::WarpSyncWait;
+  ctx.blocked |= ctx.group;  // pc stays: the instruction runs again once the others arrive
+  return false;
+}
+
+bool barrier_arrive(ExecCtx& ctx, uint32_t id, uint32_t expected, uint32_t mask, bool wait, const BarrierRed* red) {
+  if (id >= ctx.cta.barriers.size()) {
+    ctx.fault(FaultKind::IllegalInstruction, unsigned(std::countr_zero(mask | 1)), 0,
+              fmt::format("barrier id {} is out of range (0..15)", id));
+    return false;
+  }
+  BarrierState& b = ctx.cta.barriers[id];
+  if (expected) b.expected = expected;
+  b.arrived += uint32_t(std::popcount(mask));
+  if (red) {
+    uint32_t v = red->values & mask;
+    b.red_popc += uint32_t(std::popcount(v));
+    if (v != mask) b.red_and = false;
+    if (v) b.red_or = true;
+    b.waiters.push_back({&ctx.w, mask, red->dst, red->op});
+  }
+  if (wait) {
+    for (unsigned l = 0; l < kWarpSize; ++l)
+      if (mask >> l & 1) {
+        ctx.w.state[l] = LaneState::BarrierWait;
+        ctx.w.wait_barrier[l] = uint8_t(id);
+        ctx.w.pc[l] = ctx.pc + 1;
+      }
+    ctx.blocked |= mask;
+  }
+  uint32_t need = b.expected ? b.expected : ctx.cta.live_threads;
+  if (b.arrived >= need) {
+    for (auto& wt : b.waiters) {
+      if (wt.op == 0) {
+        uint64_t* d = &wt.w->regs[size_t(wt.dst.index()) * kWarpSize];
+        for (unsigned l = 0; l < kWarpSize; ++l)
+          if (wt.mask >> l & 1) d[l] = b.red_popc;
+      } else {
+        bool v = wt.op == 1 ? b.red_and : b.red_or;
+        uint32_t& p = wt.w->preds[wt.dst.index()];
+        p = (p & ~wt.mask) | (v ? wt.mask : 0);
+      }
+    }
+    for (auto& wp : ctx.cta.warps)
+      for (unsigned l = 0; l < kWarpSize; ++l)
+        if (wp->state[l] == LaneState::BarrierWait && wp->wait_barrier[l] == id) {
+          wp->state[l] = LaneState::Ready;
+          wp->done = false;
+        }
+    b = BarrierState{};
+  }
+  return true;
+}
+
+// ------------------------------------------------------------------ launch
+
+namespace {
+// "file.cu:12 (vecadd.ptx:40:2: ld.global.f32 %f1, [%rd4];)" for a code index.
+std::string source_location(const LoadedModule& m, uint32_t pc) {
+  if (pc >= m.prog.code.size()) return {};
+  const DInstr& in = m.prog.code[pc];
+  const DFunction& f = m.prog.funcs[in.func];
+  const Instruction& ins = f.src->instrs[in.src_index];
+  std::string s;
+  if (ins.line.file) {
+    for (auto& fd : m.ptx->files)
+      if (fd.id == ins.line.file) s = fmt::format("{}:{}, ", fd.path, ins.line.line);
+  }
+  s += fmt::format("{}:{}:{} in {}: {}", m.ptx->filename, ins.pos.line, ins.pos.col, f.name,
+                   print_instruction(*f.src, ins));
+  return s;
+}
+}  // namespace
+
+LaunchResult Engine::launch(const LoadedModule& m, const std::string& kernel, const LaunchConfig& lc) {
+  LaunchResult res;
+  res.kernel = kernel;
+  const DFunction* k = m.prog.find_kernel(kernel);
+  auto fail = [&](FaultKind kind, std::string msg) {
+    res.fault.kind = kind;
+    res.fault.message = std::move(msg);
+    return res;
+  };
+  if (!k) return fail(FaultKind::IllegalInstruction, fmt::format("no kernel named '{}' in the module", kernel));
+  if (lc.grid.count() == 0 || lc.block.count() == 0 || lc.block.count() > 1024)
+    return fail(FaultKind::IllegalInstruction,
+                fmt::format("invalid launch configuration: grid ({},{},{}), block ({},{},{})", lc.grid.x, lc.grid.y,
+                            lc.grid.z, lc.block.x, lc.block.y, lc.block.z));
+  uint64_t smem = uint64_t(k->dynamic_shared_base) + lc.dynamic_smem;
+  if (k->static_shared + lc.dynamic_smem > 227 * 1024)
+    return fail(FaultKind::IllegalInstruction,
+                fmt::format("kernel needs {} bytes of shared memory per block", k->static_shared + lc.dynamic_smem));
+  LaunchState ls;
+  ls.prog = &m.prog;
+  ls.kernel = k;
+  ls.mem = &mem_;
+  ls.grid = lc.grid;
+  ls.block = lc.block;
+  ls.dynamic_smem = lc.dynamic_smem;
+  ls.params = lc.params;
+  ls.nsmid = cfg_.num_sms;
+  uint32_t need_params = 0;
+  {
+    auto offs = param_offsets(*k->src);
+    if (!offs.empty()) need_params = offs.back() + uint32_t(k->src->params.back().size_bytes());
+  }
+  if (ls.params.size() < need_params) ls.params.resize(need_params, 0);
+
+  uint64_t cta_index = 0;
+  for (uint32_t z = 0; z < lc.grid.z; ++z)
+    for (uint32_t y = 0; y < lc.grid.y; ++y)
+      for (uint32_t x = 0; x < lc.grid.x; ++x, ++cta_index) {
+        Cta cta;
+        cta.id = Dim3{x, y, z};
+        cta.nthreads = uint32_t(lc.block.count());
+        cta.live_threads = cta.nthreads;
+        cta.shared.assign(smem, 0);
+        cta.shared_offsets = &k->shared_offsets;
+        ls.smid = uint32_t(cta_index % cfg_.num_sms);
+        CtaRunner r{m.prog, ls, cfg_, cta};
+        if (!r.run()) {
+          res.fault = ls.fault;
+          res.fault.where = source_location(m, ls.fault.pc);
+          res.warp_instrs = ls.warp_instrs;
+          res.thread_instrs = ls.thread_instrs;
+          res.printf_out = std::move(ls.printf_out);
+          return res;
+        }
+      }
+  res.warp_instrs = ls.warp_instrs;
+  res.thread_instrs = ls.thread_instrs;
+  res.printf_out = std::move(ls.printf_out);
+  return res;
+}
+
+}  // namespace warpsim::func

@@ -1,0 +1,71 @@
+// The functional engine: loads decoded PTX modules into device memory and runs kernels to
+// completion on the CPU, warp by warp, with independent thread scheduling. It computes *what*
+// every instruction does; the timing layer will decide *when*.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "func/decoder.hpp"
+#include "func/state.hpp"
+#include "ptx/ir.hpp"
+
+namespace warpsim::func {
+
+struct EngineConfig {
+  uint32_t num_sms = 108;                 // reported by %nsmid (A100: 108 SMs)
+  uint32_t stack_bytes = 1024;            // per-thread stack (cudaLimitStackSize default)
+  uint32_t max_shared_per_block = 48 * 1024;  // without opt-in (cudaFuncAttributeMaxDynamicSharedMemorySize)
+  uint64_t max_warp_instructions = 0;     // 0: unlimited; else stop with InstructionLimit
+  uint32_t spin_yield_threshold = 64;     // ITS: backward branches of one path before the other path runs
+  bool reconvergence_stack = false;       // pre-Volta (G80) SIMT stack instead of ITS
+};
+
+struct LoadedModule {
+  std::unique_ptr<ptx::Module> ptx;
+  Program prog;
+  VariableAddresses vars;
+  std::vector<uint64_t> allocations;
+};
+
+struct LoadResult {
+  std::unique_ptr<LoadedModule> module;
+  std::vector<std::string> errors;  // file:line:col: error: ...
+  bool ok() const { return module != nullptr; }
+};
+
+struct LaunchConfig {
+  Dim3 grid, block;
+  uint32_t dynamic_smem = 0;
+  std::vector<uint8_t> params;  // kernel parameter buffer in .entry layout
+};
+
+struct LaunchResult {
+  FaultInfo fault;               // kind None on success
+  std::string kernel;
+  uint64_t warp_instrs = 0;
+  uint64_t thread_instrs = 0;
+  std::vector<std::string> printf_out;
+  bool ok() const { return fault.kind == FaultKind::None; }
+  std::string report() const;    // a readable fault report naming kernel, block, thread and PTX line
+};
+
+class Engine {
+ public:
+  Engine(mem::DeviceMemory& mem, EngineConfig cfg = {});
+  // Allocates and initialises the module's .global/.const variables and decodes its functions.
+  LoadResult load(std::unique_ptr<ptx::Module> m);
+  void unload(LoadedModule& m);
+  LaunchResult launch(const LoadedModule& m, const std::string& kernel, const LaunchConfig& lc);
+  const EngineConfig& config() const { return cfg_; }
+
+ private:
+  mem::DeviceMemory& mem_;
+  EngineConfig cfg_;
+};
+
+// Kernel parameter layout helpers: offsets of each .entry parameter in the buffer.
+std::vector<uint32_t> param_offsets(const ptx::Function& kernel);
+
+}  // namespace warpsim::func

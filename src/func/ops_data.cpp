@@ -1,0 +1,474 @@
+// Data movement: mov (incl. vector pack/unpack, symbol addresses, special registers), ld/ldu/st in
+// every state space with vector widths, cvta, isspacep, and the cache-control instructions that
+// do nothing functionally (prefetch, applypriority, discard, createpolicy).
+#include <fmt/format.h>
+
+#include <bit>
+#include <chrono>
+#include <cstring>
+
+#include "func/decode.hpp"
+#include "func/exec.hpp"
+#include "func/memory_access.hpp"
+
+namespace warpsim::func {
+
+using namespace ptx;
+
+// ------------------------------------------------------------------ memory access
+
+uint8_t* resolve_access(ExecCtx& ctx, AccessSpace sp, unsigned l, uint64_t addr, unsigned n, bool write) {
+  auto bad = [&](FaultKind k, const char* what) -> uint8_t* {
+    ctx.fault(k, l, addr,
+              fmt::format("{} of {} bytes {} {} address 0x{:x}", write ? "store" : "load", n,
+                          write ? "to" : "from", what, addr));
+    return nullptr;
+  };
+  if (n > 1 && (addr & (n - 1))) return bad(FaultKind::MisalignedAddress, "misaligned");
+  switch (sp) {
+    case AccessSpace::Generic:
+      if (addr >= kSharedWindow && addr - kSharedWindow < kWindowSize)
+        return resolve_access(ctx, AccessSpace::Shared, l, addr - kSharedWindow, n, write);
+      if (addr >= kLocalWindow && addr - kLocalWindow < kWindowSize)
+        return resolve_access(ctx, AccessSpace::Local, l, addr - kLocalWindow, n, write);
+      [[fallthrough]];
+    case AccessSpace::Global:
+    case AccessSpace::Const: {
+      if (write) {
+        uint8_t* p = ctx.launch.mem->page_for_write(addr);
+        if (!p) {
+          const mem::Allocation* a = ctx.launch.mem->find(addr);
+          if (a && a->read_only) return bad(FaultKind::WriteToConst, "read-only (constant)");
+          return bad(FaultKind::IllegalAddress, sp == AccessSpace::Generic ? "unmapped generic" : "unmapped global");
+        }
+        return p + (addr & (ctx.launch.mem->page_size() - 1));
+      }
+      const uint8_t* p = ctx.launch.mem->page_for_read(addr);
+      if (!p) return bad(FaultKind::IllegalAddress, sp == AccessSpace::Const ? "unmapped constant" : sp == AccessSpace::Generic ? "unmapped generic" : "unmapped global");
+      return const_cast<uint8_t*>(p) + (addr & (ctx.launch.mem->page_size() - 1));
+    }
+    case AccessSpace::Shared:
+      if (addr >= ctx.cta.shared.size() || ctx.cta.shared.size() - addr < n)
+        return bad(FaultKind::IllegalAddress, "out-of-range shared");
+      return &ctx.cta.shared[addr];
+    case AccessSpace::Local:
+      if (addr >= ctx.w.local_size || ctx.w.local_size - addr < n) return bad(FaultKind::IllegalAddress, "out-of-range local");
+      return &ctx.w.local[l * ctx.w.local_size + addr];
+    case AccessSpace::KernelParam:
+      if (write) return bad(FaultKind::IllegalAddress, "kernel parameter");
+      if (addr >= ctx.launch.params.size() || ctx.launch.params.size() - addr < n)
+        return bad(FaultKind::IllegalAddress, "out-of-range kernel parameter");
+      return &ctx.launch.params[addr];
+    case AccessSpace::FuncParam:
+      if (addr >= ctx.prog.total_param || ctx.prog.total_param - addr < n)
+        return bad(FaultKind::IllegalAddress, "out-of-range parameter");
+      return &ctx.w.param[size_t(l) * ctx.prog.total_param + addr];
+  }
+  return nullptr;
+}
+
+namespace {
+
+// Address of lane l for a decoded memory operand (base in op[0], offset in imm, relative part in
+// flags >> kRelShift, shared variable in target).
+constexpr unsigned kRelShift = 8;
+inline uint64_t lane_address(ExecCtx& ctx, const DInstr& in, const uint64_t* base, unsigned l) {
+  uint64_t a = uint64_t(in.imm) + (base ? base[l] : 0);
+  switch (MemRef::Rel((in.flags >> kRelShift) & 7)) {
+    case MemRef::SharedVar: a += (*ctx.cta.shared_offsets)[in.target]; break;
+    case MemRef::LocalFrame: a += ctx.w.local_base[l]; break;
+    default: break;
+  }
+  return a;
+}
+
+AccessSpace space_of(const Instruction& ins, const MemRef& r) {
+  if (r.rel == MemRef::KernelParam) return AccessSpace::KernelParam;
+  if (r.rel == MemRef::FuncParam) return AccessSpace::FuncParam;
+  if (r.rel == MemRef::SharedVar) return AccessSpace::Shared;
+  if (r.rel == MemRef::LocalFrame) return AccessSpace::Local;
+  for (unsigned i = 0; i < ins.nmods; ++i) switch (ins.mods[i]) {
+      case Mod::global: return AccessSpace::Global;
+      case Mod::shared: case Mod::shared_cta: return AccessSpace::Shared;
+      case Mod::local: return AccessSpace::Local;
+      case Mod::const_: return AccessSpace::Const;
+      case Mod::param: case Mod::param_entry: case Mod::param_func:
+        return AccessSpace::KernelParam;  // a param address in a register: kernel parameters
+      default: break;
+    }
+  return AccessSpace::Generic;
+}
+
+unsigned vec_of(const Instruction& ins) {
+  if (ins.has(Mod::v2)) return 2;
+  if (ins.has(Mod::v4)) return 4;
+  if (ins.has(Mod::v8)) return 8;
+  return 1;
+}
+
+// flags: bits 0-3 space, bit 4 sign-extend, bits 8-10 MemRef::Rel; width: vector length;
+// imm2: element size; type2: destination register bits per element (for extension).
+template <bool Signed>
+void exec_ld(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
+  const Ref* ops = ctx.ops(in);
+  AccessSpace sp = AccessSpace(in.flags & 15);
+  unsigned esize = unsigned(in.imm2), vec = in.width, total = esize * vec;
+  const uint64_t* base = ops[0].is_none() ? nullptr : ctx.src(ops[0]);
+  for (unsigned l = 0; l < kWarpSize; ++l) {
+    if (!(mask >> l & 1)) continue;
+    uint64_t a = lane_address(ctx, in, base, l);
+    const uint8_t* p = resolve_access(ctx, sp, l, a, total, false);
+    if (!p) return;
+    for (unsigned k = 0; k < vec; ++k) {
+      Ref d = ops[1 + k];
+      if (d.is_none()) continue;
+      uint64_t v = 0;
+      std::memcpy(&v, p + k * esize, esize);
+      if (d.kind() == Ref::Pred) {
+        ctx.set_pred(d, v ? ~0u : 0u, 1u << l);
+        continue;
+      }
+      if (Signed && esize < 8) {
+        unsigned sh = 64 - esize * 8;
+        v = uint64_t(int64_t(v << sh) >> sh);
+      }
+      ctx.dst(d)[l] = canon(v, in.type2);
+    }
+  }
+}
+
+void exec_st(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
+  const Ref* ops = ctx.ops(in);
+  AccessSpace sp = AccessSpace(in.flags & 15);
+  unsigned esize = unsigned(in.imm2), vec = in.width, total = esize * vec;
+  const uint64_t* base = ops[0].is_none() ? nullptr : ctx.src(ops[0]);
+  for (unsigned l = 0; l < kWarpSize; ++l) {
+    if (!(mask >> l & 1)) continue;
+    uint64_t a = lane_address(ctx, in, base, l);
+    uint8_t* p = resolve_access(ctx, sp, l, a, total, true);
+    if (!p) return;
+    for (unsigned k = 0; k < vec; ++k) {
+      Ref s = ops[1 + k];
+      uint64_t v = s.kind() == Ref::Pred ? ((ctx.pred(s) >> l) & 1) : ctx.src(s)[l];
+      std::memcpy(p + k * esize, &v, esize);
+    }
+  }
+}
+
+unsigned reg_bits(DecodeCtx& c, const Operand& o) {
+  if (o.kind != Operand::Kind::Reg) return 64;
+  const Register& r = c.fn.regs[o.reg];
+  return std::max(1u, type_size(r.type) * 8);
+}
+
+bool dec_mem_common(DecodeCtx& c, const Instruction& ins, DInstr& out, const Operand& addr, const Operand& data,
+                    bool store) {
+  MemRef r;
+  if (!c.mem(addr, r)) return false;
+  Type t = first_type(ins);
+  unsigned esize = type_size(t);
+  if (t == Type::Pred || esize == 0) return c.fail("ld/st need a data type");
+  if (esize > 8) return c.fail(fmt::format("{}-byte {} elements are not supported yet", esize, store ? "st" : "ld"));
+  unsigned vec = vec_of(ins);
+  AccessSpace sp = space_of(ins, r);
+  out.flags = uint32_t(sp) | (uint32_t(r.rel) << kRelShift);
+  out.imm = r.offset;
+  out.target = r.shared_var;
+  out.imm2 = esize;
+  out.width = uint8_t(vec);
+  out.type = uint8_t(t);
+  std::vector<Ref> refs{r.base};
+  auto add = [&](const Operand& o) {
+    if (o.kind == Operand::Kind::Sink) {
+      refs.push_back(Ref::none());
+      return true;
+    }
+    Ref x = c.ref(o, t);
+    if (x.is_none()) return false;
+    refs.push_back(x);
+    if (!store) out.type2 = uint8_t(std::min(reg_bits(c, o), 64u));
+    return true;
+  };
+  if (vec == 1) {
+    if (!add(data)) return false;
+  } else {
+    if (data.kind != Operand::Kind::Vector || data.elems.size() != vec)
+      return c.fail(fmt::format("a .v{} access needs a vector of {} registers", vec, vec));
+    for (auto& e : data.elems)
+      if (!add(e)) return false;
+  }
+  if (!store && out.type2 == 0) out.type2 = 64;
+  c.set_ops(out, refs);
+  return true;
+}
+
+bool dec_ld(DecodeCtx& c, const Instruction& ins, DInstr& out) {
+  if (ins.operands.size() < 2) return c.fail("ld needs a destination and an address");
+  if (!dec_mem_common(c, ins, out, ins.operands[1], ins.operands[0], false)) return false;
+  out.exec = is_signed_type(first_type(ins)) ? exec_ld<true> : exec_ld<false>;
+  return true;
+}
+
+bool dec_st(DecodeCtx& c, const Instruction& ins, DInstr& out) {
+  if (ins.has(Mod::async)) return c.fail("st.async is not supported yet");
+  if (ins.operands.size() < 2) return c.fail("st needs an address and a source");
+  if (!dec_mem_common(c, ins, out, ins.operands[0], ins.operands[1], true)) return false;
+  out.exec = exec_st;
+  return true;
+}
+
+// ------------------------------------------------------------------ mov
+
+void exec_mov(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
+  uint64_t* d = ctx.dst(in.op[0]);
+  const uint64_t* a = ctx.src(in.op[1]);
+  unsigned bits = in.width;
+  for_lanes(d, mask, [&](unsigned l) { return canon(a[l], bits); });
+}
+
+void exec_mov_pred(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
+  uint32_t v = in.op[1].kind() == Ref::Pred ? ctx.pred(in.op[1]) : (ctx.src(in.op[1])[0] ? ~0u : 0u);
+  ctx.set_pred(in.op[0], v, mask);
+}
+
+// mov d, {a, b, ...}: pack elements, lowest first. imm2 = element bits.
+void exec_pack(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
+  const Ref* ops = ctx.ops(in);
+  uint64_t* d = ctx.dst(ops[0]);
+  unsigned eb = unsigned(in.imm2), n = in.nops - 1;
+  for (unsigned l = 0; l < kWarpSize; ++l) {
+    if (!(mask >> l & 1)) continue;
+    uint64_t v = 0;
+    for (unsigned k = 0; k < n; ++k) v |= canon(ctx.src(ops[1 + k])[l], eb) << (k * eb);
+    d[l] = v;
+  }
+}
+
+// mov {a, b, ...}, d: unpack.
+void exec_unpack(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
+  const Ref* ops = ctx.ops(in);
+  unsigned eb = unsigned(in.imm2), n = in.nops - 1;
+  const uint64_t* s = ctx.src(ops[n]);
+  uint64_t tmp[kWarpSize];
+  std::memcpy(tmp, s, sizeof tmp);  // the source may also be a destination
+  for (unsigned k = 0; k < n; ++k) {
+    if (ops[k].is_none()) continue;
+    uint64_t* d = ctx.dst(ops[k]);
+    for_lanes(d, mask, [&](unsigned l) { return canon(tmp[l] >> (k * eb), eb); });
+  }
+}
+
+void exec_mov_shared_sym(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
+  uint64_t v = (*ctx.cta.shared_offsets)[in.target] + uint64_t(in.imm);
+  for_lanes(ctx.dst(in.op[0]), mask, [&](unsigned) { return canon(v, in.width); });
+}
+
+void exec_mov_local_sym(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
+  for_lanes(ctx.dst(in.op[0]), mask, [&](unsigned l) { return canon(ctx.w.local_base[l] + uint64_t(in.imm), in.width); });
+}
+
+// Special registers that change while a kernel runs. flags: which.
+void exec_mov_dynamic(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
+  uint64_t v = 0;
+  switch (SReg(in.flags)) {
+    case SReg::Clock: v = uint32_t(ctx.launch.clock); break;
+    case SReg::ClockHi: v = uint32_t(ctx.launch.clock >> 32); break;
+    case SReg::Clock64: v = ctx.launch.clock; break;
+    case SReg::Globaltimer:
+    case SReg::GlobaltimerLo:
+    case SReg::GlobaltimerHi: {
+      // nanoseconds; a functional run has no real time: 1 ns per warp instruction issued
+      uint64_t ns = ctx.launch.clock;
+      v = SReg(in.flags) == SReg::GlobaltimerLo ? uint32_t(ns) : SReg(in.flags) == SReg::GlobaltimerHi ? ns >> 32 : ns;
+      break;
+    }
+    default: v = 0; break;  // performance monitors, smem reservations: 0
+  }
+  for_lanes(ctx.dst(in.op[0]), mask, [&](unsigned) { return canon(v, in.width); });
+}
+
+bool dec_mov(DecodeCtx& c, const Instruction& ins, DInstr& out) {
+  Type t = first_type(ins);
+  const Operand& d = ins.operands[0];
+  const Operand& a = ins.operands[1];
+  unsigned bits = type_bits(t);
+  if (t == Type::Pred) {
+    out.op[0] = c.ref(d, t);
+    out.op[1] = c.ref(a, Type::U32);
+    out.nops = 2;
+    out.exec = exec_mov_pred;
+    return !out.op[0].is_none() && !out.op[1].is_none();
+  }
+  if (d.kind == Operand::Kind::Vector || a.kind == Operand::Kind::Vector) {
+    const Operand& v = d.kind == Operand::Kind::Vector ? d : a;
+    unsigned n = unsigned(v.elems.size());
+    if (n < 2 || bits % n) return c.fail("mov vector operand does not divide the type");
+    out.imm2 = bits / n;
+    Type et = out.imm2 == 8 ? Type::B8 : out.imm2 == 16 ? Type::B16 : out.imm2 == 32 ? Type::B32 : Type::B64;
+    std::vector<Ref> refs;
+    if (d.kind == Operand::Kind::Vector) {
+      for (auto& e : v.elems) refs.push_back(e.kind == Operand::Kind::Sink ? Ref::none() : c.ref(e, et));
+      refs.push_back(c.ref(a, t));
+      out.exec = exec_unpack;
+    } else {
+      refs.push_back(c.ref(d, t));
+      for (auto& e : v.elems) refs.push_back(c.ref(e, et));
+      out.exec = exec_pack;
+    }
+    if (!c.error.empty()) return false;
+    c.set_ops(out, refs);
+    return true;
+  }
+  out.op[0] = c.ref(d, t);
+  out.nops = 2;
+  out.width = uint8_t(std::min(bits, 64u));
+  if (out.op[0].is_none()) return false;
+  if (a.kind == Operand::Kind::SpecialReg) {
+    switch (a.sreg) {
+      case SReg::Clock: case SReg::ClockHi: case SReg::Clock64: case SReg::Globaltimer:
+      case SReg::GlobaltimerLo: case SReg::GlobaltimerHi: case SReg::Pm: case SReg::Pm64:
+      case SReg::ResvSmemOffsetBegin: case SReg::ResvSmemOffsetEnd: case SReg::ResvSmemOffsetCap:
+      case SReg::ResvSmemOffset2: case SReg::AggrSmemSize: case SReg::IsExplicitCluster:
+      case SReg::CurrentGraphExec:
+        out.flags = uint32_t(a.sreg);
+        out.exec = exec_mov_dynamic;
+        return true;
+      case SReg::Clusterid: case SReg::ClusterCtaid: case SReg::ClusterCtarank:
+        out.op[1] = c.cnst(0);  // one-CTA clusters
+        out.exec = exec_mov;
+        return true;
+      case SReg::Nclusterid: case SReg::ClusterNctaid: case SReg::ClusterNctarank:
+        out.op[1] = c.cnst(1);
+        out.exec = exec_mov;
+        return true;
+      default: break;
+    }
+  }
+  if (a.kind == Operand::Kind::Symbol && (a.sym == SymKind::LocalVariable || a.sym == SymKind::Variable ||
+                                          a.sym == SymKind::Param)) {
+    Operand addr;
+    addr.kind = Operand::Kind::Address;
+    Operand base = a;
+    base.ival = 0;
+    addr.elems.push_back(base);
+    addr.ival = a.ival;
+    MemRef r;
+    if (!c.mem(addr, r)) return false;
+    out.imm = r.offset;
+    out.target = r.shared_var;
+    switch (r.rel) {
+      case MemRef::SharedVar: out.exec = exec_mov_shared_sym; return true;
+      case MemRef::LocalFrame: out.exec = exec_mov_local_sym; return true;
+      default:
+        out.op[1] = c.cnst(uint64_t(r.offset));  // global/const address, or a parameter-space offset
+        out.exec = exec_mov;
+        return true;
+    }
+  }
+  out.op[1] = c.ref(a, t);
+  if (out.op[1].is_none()) return false;
+  if (out.op[1].kind() == Ref::Pred) return c.fail("mov of a predicate into a non-predicate register");
+  out.exec = exec_mov;
+  return true;
+}
+
+// ------------------------------------------------------------------ cvta / isspacep
+
+// flags: 0 to-generic from shared, 1 from local, 2 global/const (identity); +4 for cvta.to
+void exec_cvta(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
+  const uint64_t* a = ctx.src(in.op[1]);
+  uint64_t base = (in.flags & 3) == 0 ? kSharedWindow : (in.flags & 3) == 1 ? kLocalWindow : 0;
+  bool to = in.flags & 4;
+  unsigned bits = in.width;
+  for_lanes(ctx.dst(in.op[0]), mask, [&](unsigned l) { return canon(to ? a[l] - base : a[l] + base, bits); });
+}
+
+bool dec_cvta(DecodeCtx& c, const Instruction& ins, DInstr& out) {
+  bool to = ins.has(Mod::to);
+  uint32_t kind = 2;
+  if (ins.has(Mod::shared) || ins.has(Mod::shared_cta)) kind = 0;
+  else if (ins.has(Mod::local)) kind = 1;
+  else if (ins.has(Mod::param)) return c.fail("cvta.param is not supported yet");
+  out.flags = kind | (to ? 4 : 0);
+  Type t = first_type(ins);
+  out.width = uint8_t(type_bits(t));
+  const Operand& a = ins.operands[1];
+  out.op[0] = c.ref(ins.operands[0], t);
+  if (a.kind == Operand::Kind::Symbol && kind != 2) {
+    // cvta.shared.u64 d, sharedvar: take the variable's address first
+    return c.fail("cvta of a shared/local symbol: use mov first (not supported yet)");
+  }
+  out.op[1] = c.ref(a, t);
+  out.nops = 2;
+  out.exec = exec_cvta;
+  return !out.op[0].is_none() && !out.op[1].is_none();
+}
+
+// flags: 0 global, 1 shared, 2 local, 3 const, 4 param
+void exec_isspacep(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
+  const uint64_t* a = ctx.src(in.op[1]);
+  uint32_t v = 0;
+  for (unsigned l = 0; l < kWarpSize; ++l) {
+    uint64_t x = a[l];
+    bool sh = x >= kSharedWindow && x - kSharedWindow < kWindowSize;
+    bool lo = x >= kLocalWindow && x - kLocalWindow < kWindowSize;
+    bool r = false;
+    switch (in.flags) {
+      case 0: r = !sh && !lo; break;
+      case 1: r = sh; break;
+      case 2: r = lo; break;
+      case 3: {
+        const mem::Allocation* al = ctx.launch.mem->find(x);
+        r = al && al->read_only;
+        break;
+      }
+      default: r = false;
+    }
+    if (r) v |= 1u << l;
+  }
+  ctx.set_pred(in.op[0], v, mask);
+}
+
+bool dec_isspacep(DecodeCtx& c, const Instruction& ins, DInstr& out) {
+  out.flags = ins.has(Mod::shared) || ins.has(Mod::shared_cta) ? 1 : ins.has(Mod::local) ? 2
+              : ins.has(Mod::const_) ? 3 : ins.has(Mod::param) ? 4 : 0;
+  out.op[0] = c.ref(ins.operands[0], Type::Pred);
+  out.op[1] = c.ref(ins.operands[1], Type::U64);
+  out.nops = 2;
+  out.exec = exec_isspacep;
+  return !out.op[0].is_none() && !out.op[1].is_none();
+}
+
+void exec_nop(ExecCtx&, const DInstr&, uint32_t) {}
+bool dec_nop(DecodeCtx&, const Instruction&, DInstr& out) {
+  out.exec = exec_nop;
+  return true;
+}
+
+// createpolicy: an opaque 64-bit cache policy; any consistent value works functionally.
+bool dec_createpolicy(DecodeCtx& c, const Instruction& ins, DInstr& out) {
+  out.op[0] = c.ref(ins.operands[0], Type::B64);
+  out.op[1] = c.cnst(0x10000000ull);
+  out.nops = 2;
+  out.width = 64;
+  out.exec = exec_mov;
+  return !out.op[0].is_none();
+}
+
+}  // namespace
+
+void register_data_ops() {
+  register_decoder(Opcode::Mov, dec_mov);
+  register_decoder(Opcode::Ld, dec_ld);
+  register_decoder(Opcode::Ldu, dec_ld);
+  register_decoder(Opcode::St, dec_st);
+  register_decoder(Opcode::Cvta, dec_cvta);
+  register_decoder(Opcode::Isspacep, dec_isspacep);
+  register_decoder(Opcode::Prefetch, dec_nop);
+  register_decoder(Opcode::Prefetchu, dec_nop);
+  register_decoder(Opcode::Applypriority, dec_nop);
+  register_decoder(Opcode::Discard, dec_nop);
+  register_decoder(Opcode::Createpolicy, dec_createpolicy);
+}
+
+}  // namespace warpsim::func

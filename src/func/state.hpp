@@ -1,0 +1,131 @@
+// Run-time state of the functional engine: the launch, its CTAs and their warps.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "func/program.hpp"
+
+namespace warpsim::mem {
+class DeviceMemory;
+}
+
+namespace warpsim::func {
+
+struct Dim3 {
+  uint32_t x = 1, y = 1, z = 1;
+  uint64_t count() const { return uint64_t(x) * y * z; }
+};
+
+// Generic-address windows (PTX ISA 5.1.6): a generic address in a window is shared/local memory of
+// the executing CTA/thread; anything else is global. Chosen above any device allocation.
+constexpr uint64_t kSharedWindow = 0x00007f0000000000ull;
+constexpr uint64_t kLocalWindow = 0x00007e0000000000ull;
+constexpr uint64_t kWindowSize = 1ull << 32;
+// Values of function "addresses" (mov.u64 %rd, func) used by indirect calls.
+constexpr uint64_t kFunctionBase = 0x00007d0000000000ull;
+
+// What stops a kernel, and the CUDA error the runtime reports for it.
+enum class FaultKind : uint8_t {
+  None, IllegalAddress, MisalignedAddress, WriteToConst, InvalidGenericAddress, Trap, Assert,
+  StackOverflow, Deadlock, Livelock, IllegalInstruction, Unsupported, InstructionLimit
+};
+const char* fault_kind_name(FaultKind k);
+// cudaError_t numeric value the hardware/runtime would report.
+int fault_cuda_error(FaultKind k);
+const char* fault_cuda_error_name(FaultKind k);
+
+struct FaultInfo {
+  FaultKind kind = FaultKind::None;
+  std::string where;      // PTX file:line (from .loc when present) and the instruction
+  std::string message;    // what happened, e.g. "load of 4 bytes from unmapped address 0x..."
+  Dim3 block, thread;     // the first faulting thread
+  uint64_t address = 0;
+  uint32_t pc = 0;
+};
+
+enum class LaneState : uint8_t { Ready, Exited, BarrierWait, WarpSyncWait };
+
+struct CallFrame {
+  uint32_t return_pc;
+  uint32_t callee;          // DFunction index
+  uint64_t local_base;      // caller's local frame base
+  uint32_t ret_param_off;   // where the caller wants the return value (param-frame offset), ~0 if none
+  uint32_t ret_size;
+  std::vector<uint64_t> saved;  // saved registers/params of a recursive callee (this lane only)
+};
+
+struct Warp {
+  uint32_t id = 0;            // warp index within the CTA
+  uint32_t valid = 0;         // lanes that exist (partial last warp)
+  std::array<uint32_t, kWarpSize> pc{};
+  std::array<LaneState, kWarpSize> state{};
+  std::array<uint8_t, kWarpSize> wait_barrier{};
+  std::array<uint64_t, kWarpSize> local_base{};  // current local frame base per lane
+  std::array<std::vector<CallFrame>, kWarpSize> calls;
+  uint32_t carry = 0;           // CC.CF per lane for add.cc/addc/sub.cc/subc/mad.cc/madc
+  std::vector<uint64_t> regs;   // [slot][lane]
+  std::vector<uint32_t> preds;  // lane masks
+  std::vector<uint8_t> param;   // per-lane param frames: [lane][Program::max_param_frame]
+  std::vector<uint8_t> local;   // per-lane local memory: [lane][local_size]
+  uint64_t local_size = 0;
+  bool converged = true;        // every Ready lane is at pc[first ready lane]: no scan needed
+  uint32_t spin = 0;            // consecutive backward branches of spin_group while others wait
+  uint32_t spin_group = 0;
+  uint32_t favor = 0;           // ITS: lanes to run first after a spin was detected
+  bool sync_retried = false;    // lanes waiting at a warp-synchronous instruction were re-examined
+  bool done = false;
+
+  uint32_t lanes_in(LaneState s) const {
+    uint32_t m = 0;
+    for (unsigned l = 0; l < kWarpSize; ++l)
+      if ((valid >> l & 1) && state[l] == s) m |= 1u << l;
+    return m;
+  }
+};
+
+struct Warp;
+struct BarrierState {
+  uint32_t arrived = 0;
+  uint32_t expected = 0;  // 0: all live threads of the CTA
+  // bar.red: the reduction over arriving threads, delivered to the waiters on release
+  uint32_t red_popc = 0;
+  bool red_and = true, red_or = false;
+  struct Waiter {
+    Warp* w;
+    uint32_t mask;
+    Ref dst;
+    uint8_t op;  // 0 popc (.u32), 1 and (.pred), 2 or (.pred)
+  };
+  std::vector<Waiter> waiters;
+};
+
+struct Cta {
+  Dim3 id;
+  uint32_t nthreads = 0;
+  uint32_t live_threads = 0;
+  std::vector<uint8_t> shared;
+  const std::vector<uint32_t>* shared_offsets = nullptr;  // shared variable id -> offset
+  std::vector<std::unique_ptr<Warp>> warps;
+  std::array<BarrierState, 16> barriers{};
+};
+
+struct LaunchState {
+  const Program* prog = nullptr;
+  const DFunction* kernel = nullptr;
+  mem::DeviceMemory* mem = nullptr;
+  Dim3 grid, block;
+  uint32_t dynamic_smem = 0;
+  std::vector<uint8_t> params;      // kernel parameter buffer, laid out as the .entry declares
+  uint32_t smid = 0, nsmid = 108;
+  uint64_t gridid = 1;
+  uint64_t clock = 0;               // functional clock: warp instructions issued so far
+  FaultInfo fault;
+  uint64_t warp_instrs = 0, thread_instrs = 0;
+  std::vector<std::string> printf_out;  // formatted device printf output, in order
+};
+
+}  // namespace warpsim::func
