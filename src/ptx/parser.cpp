@@ -132,7 +132,7 @@ class Parser {
     fail(cur_.pos, fmt::format("expected {}, found {}", what, describe(cur_)));
   }
   void error(SrcPos pos, std::string msg) {
-    errors_.push_back(Diagnostic{file_, pos, std::move(msg)});
+    if (errors_.size() < opts_.max_errors) errors_.push_back(Diagnostic{file_, pos, std::move(msg)});
   }
   bool at(char c) const { return cur_.is(c); }
   bool at_directive(std::string_view d) const { return cur_.kind == Tok::Directive && cur_.text == d; }
