@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "func/exec.hpp"
+#include "func/reconvergence.hpp"
 #include "mem/device_memory.hpp"
 #include "ptx/printer.hpp"
 
@@ -276,6 +277,59 @@ struct CtaRunner {
   LaunchState& launch;
   const EngineConfig& cfg;
   Cta& cta;
+  const std::vector<uint32_t>* rpcs = nullptr;  // reconvergence points (stack mode)
+
+  // Pre-Volta scheduling: the warp runs the lanes of the top stack entry; a divergent branch pushes
+  // one entry per path, each popped when its lanes reach the branch's immediate post-dominator.
+  uint32_t select_stack(Warp& w, uint32_t& pc_out) {
+    auto& st = w.simt_stack;
+    if (st.empty() && !w.stack_started) {
+      st.emplace_back(w.valid, kNoReconvergence);
+      w.stack_started = true;
+    }
+    uint32_t exited = w.lanes_in(LaneState::Exited) | ~w.valid;
+    while (!st.empty()) {
+      auto [mask, rpc] = st.back();
+      uint32_t live = mask & ~exited;
+      if (!live) {
+        st.pop_back();
+        w.stack_spin = 0;
+        continue;
+      }
+      uint32_t ready = live & w.lanes_in(LaneState::Ready);
+      if (ready != live) return 0;  // some of this path's lanes wait at a barrier
+      uint32_t p0 = w.pc[std::countr_zero(ready)];
+      bool same = true;
+      for (unsigned l = 0; l < kWarpSize; ++l)
+        if ((ready >> l & 1) && w.pc[l] != p0) same = false;
+      if (same) {
+        if (p0 == rpc) {
+          st.pop_back();
+          w.stack_spin = 0;
+          continue;
+        }
+        pc_out = p0;
+        w.converged = false;
+        return ready;
+      }
+      // The last instruction diverged this entry: one entry per path, lowest pc on top.
+      uint32_t join = (*rpcs)[w.last_pc];
+      st.back().first = ready;  // lanes that exited stay out
+      std::vector<std::pair<uint32_t, uint32_t>> paths;
+      for (unsigned l = 0; l < kWarpSize; ++l) {
+        if (!(ready >> l & 1)) continue;
+        auto it = std::find_if(paths.begin(), paths.end(), [&](auto& p) { return w.pc[std::countr_zero(p.first)] == w.pc[l]; });
+        if (it == paths.end()) paths.emplace_back(1u << l, join);
+        else it->first |= 1u << l;
+      }
+      std::sort(paths.begin(), paths.end(), [&](auto& a, auto& b) {
+        return w.pc[std::countr_zero(a.first)] > w.pc[std::countr_zero(b.first)];
+      });
+      for (auto& p : paths) st.push_back(p);
+      w.stack_spin = 0;
+    }
+    return 0;
+  }
 
   void init_warp(Warp& w, uint32_t first_thread) {
     const DFunction& k = *launch.kernel;
@@ -362,7 +416,7 @@ struct CtaRunner {
     bool have = false;
     while (n < budget) {
       if (!have) {
-        group = select(w, pc);
+        group = rpcs ? select_stack(w, pc) : select(w, pc);
         if (!group) break;
       }
       have = false;
@@ -385,6 +439,27 @@ struct CtaRunner {
       uint32_t moved = group & ~ctx.redirected & ~ctx.blocked;
       for (unsigned l = 0; l < kWarpSize; ++l)
         if (moved >> l & 1) w.pc[l] = pc + 1;
+      w.last_pc = pc;
+      if (rpcs) {
+        // A path that keeps looping while other lanes wait for it to reconverge can never let
+        // them run (the pre-Volta spinlock problem, Volta seed demo_A): report it.
+        bool backward = false;
+        for (unsigned l = 0; l < kWarpSize; ++l)
+          if ((ctx.redirected >> l & 1) && w.pc[l] <= pc) backward = true;
+        if (backward && w.simt_stack.size() > 1 && ++w.stack_spin > cfg.livelock_iterations) {
+          ExecCtx c{prog, launch, cta, w, pc, group};
+          uint32_t waiting = 0;
+          for (size_t i = 0; i + 1 < w.simt_stack.size(); ++i) waiting |= w.simt_stack[i].first;
+          waiting &= ~group & ~w.lanes_in(LaneState::Exited);
+          c.fault(FaultKind::Livelock, unsigned(std::countr_zero(group)), 0,
+                  fmt::format("livelock: {} threads of warp {} looped {} times at pc {} while {} threads of the same warp "
+                              "wait to reconverge with them; with a SIMT reconvergence stack (pre-Volta) they can "
+                              "never run (e.g. a spinlock held by a thread of the same warp)",
+                              std::popcount(group), w.id, w.stack_spin, pc, std::popcount(waiting)));
+          return n;
+        }
+        continue;
+      }
       if (ctx.redirected | ctx.blocked) {
         // Spin detection: one path keeps branching backwards while another path waits.
         bool backward = false;
@@ -614,6 +689,8 @@ LaunchResult Engine::launch(const LoadedModule& m, const std::string& kernel, co
   }
   if (ls.params.size() < need_params) ls.params.resize(need_params, 0);
 
+  std::vector<uint32_t> rpcs;
+  if (cfg_.reconvergence_stack) rpcs = reconvergence_points(m.prog);
   uint64_t cta_index = 0;
   for (uint32_t z = 0; z < lc.grid.z; ++z)
     for (uint32_t y = 0; y < lc.grid.y; ++y)
@@ -625,7 +702,7 @@ LaunchResult Engine::launch(const LoadedModule& m, const std::string& kernel, co
         cta.shared.assign(smem, 0);
         cta.shared_offsets = &k->shared_offsets;
         ls.smid = uint32_t(cta_index % cfg_.num_sms);
-        CtaRunner r{m.prog, ls, cfg_, cta};
+        CtaRunner r{m.prog, ls, cfg_, cta, cfg_.reconvergence_stack ? &rpcs : nullptr};
         if (!r.run()) {
           res.fault = ls.fault;
           res.fault.where = source_location(m, ls.fault.pc);

@@ -20,6 +20,7 @@ struct EngineConfig {
   uint64_t max_warp_instructions = 0;     // 0: unlimited; else stop with InstructionLimit
   uint32_t spin_yield_threshold = 64;     // ITS: backward branches of one path before the other path runs
   bool reconvergence_stack = false;       // pre-Volta (G80) SIMT stack instead of ITS
+  uint64_t livelock_iterations = 1000000; // stack mode: backward branches of one path while others wait
 };
 
 struct LoadedModule {

@@ -77,6 +77,11 @@ struct Warp {
   uint32_t spin_group = 0;
   uint32_t favor = 0;           // ITS: lanes to run first after a spin was detected
   bool sync_retried = false;    // lanes waiting at a warp-synchronous instruction were re-examined
+  // Pre-Volta SIMT reconvergence stack (EngineConfig::reconvergence_stack): {lanes, reconvergence pc}
+  std::vector<std::pair<uint32_t, uint32_t>> simt_stack;
+  uint32_t last_pc = 0;
+  bool stack_started = false;
+  uint64_t stack_spin = 0;      // backward branches taken by the top entry while others wait
   bool done = false;
 
   uint32_t lanes_in(LaneState s) const {
