@@ -100,6 +100,16 @@ std::optional<Opcode> find_opcode(std::string_view name) {
   return it->second;
 }
 
+bool has_dotted_opcodes(std::string_view first) {
+  static const auto firsts = [] {
+    std::unordered_map<std::string_view, bool> m;
+    for (auto& o : kOpcodes)
+      if (auto dot = o.name.find('.'); dot != std::string_view::npos) m.emplace(o.name.substr(0, dot), true);
+    return m;
+  }();
+  return firsts.count(first) != 0;
+}
+
 std::string_view mod_name(Mod m) { return kMods[size_t(m)].name; }
 ModClass mod_class(Mod m) { return kMods[size_t(m)].cls; }
 

@@ -39,6 +39,9 @@ const OpcodeInfo& opcode_info(Opcode op);
 inline std::string_view opcode_name(Opcode op) { return opcode_info(op).name; }
 // Exact lookup of a (possibly dotted) instruction name such as "cp.async.bulk".
 std::optional<Opcode> find_opcode(std::string_view name);
+// Whether some instruction name starts with "first." (cp, mbarrier, wmma, ...): only then is a
+// longer dotted prefix worth looking up.
+bool has_dotted_opcodes(std::string_view first);
 
 std::string_view mod_name(Mod m);  // without the leading dot
 ModClass mod_class(Mod m);

@@ -89,7 +89,11 @@ bool valid_selector(std::string_view s) {
 struct Scope {
   std::unordered_map<std::string_view, uint32_t> regs;                       // plain names
   std::unordered_map<std::string_view, std::pair<uint32_t, uint32_t>> ranges;  // prefix -> first,count
-  std::unordered_map<std::string, uint32_t> locals;                          // variables
+  struct Hash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  std::unordered_map<std::string, uint32_t, Hash, std::equal_to<>> locals;  // variables
 };
 
 class Parser {
@@ -832,7 +836,7 @@ class Parser {
 
   std::optional<uint32_t> lookup_local(std::string_view name) const {
     for (auto s = scopes_.rbegin(); s != scopes_.rend(); ++s)
-      if (auto it = s->locals.find(std::string(name)); it != s->locals.end()) return it->second;
+      if (auto it = s->locals.find(name); it != s->locals.end()) return it->second;
     return std::nullopt;
   }
 
@@ -1002,7 +1006,8 @@ class Parser {
     // Longest dotted prefix that names an instruction.
     size_t used = 0;
     std::optional<Opcode> op;
-    for (size_t n = std::min<size_t>(parts_.size(), 5); n >= 1 && !op; --n) {
+    size_t longest = has_dotted_opcodes(parts_[0]) ? std::min<size_t>(parts_.size(), 5) : 1;
+    for (size_t n = longest; n >= 1 && !op; --n) {
       size_t len = size_t(parts_[n - 1].data() + parts_[n - 1].size() - name.data());
       if ((op = find_opcode(name.substr(0, len)))) used = n;
     }
