@@ -8,6 +8,7 @@
 #include <set>
 
 #include "func/decode.hpp"
+#include "func/softfloat.hpp"
 #include "func/state.hpp"
 
 namespace warpsim::func {
@@ -168,6 +169,20 @@ Ref DecodeCtx::ref(const Operand& o, Type t) {
       }
     }
     case Operand::Kind::Imm: return cnst(truncate(uint64_t(o.ival), t));
+    case Operand::Kind::F32:
+    case Operand::Kind::F64:
+      if (t == Type::F16 || t == Type::BF16 || t == Type::F16x2 || t == Type::BF16x2) {
+        // A float literal used as a half-precision operand: rounded to nearest into the format,
+        // in both halves for packed types.
+        const sf::Format& fmt = (t == Type::F16 || t == Type::F16x2) ? sf::kF16 : sf::kBF16;
+        uint64_t h = o.kind == Operand::Kind::F32 ? sf::convert(sf::kF32, uint32_t(o.ival), fmt, sf::Mode::Rn)
+                                                  : sf::convert(sf::kF64, uint64_t(o.ival), fmt, sf::Mode::Rn);
+        return cnst(t == Type::F16x2 || t == Type::BF16x2 ? (h | h << 16) : h);
+      }
+      break;
+    default: break;
+  }
+  switch (o.kind) {
     case Operand::Kind::F32: {
       uint32_t b = uint32_t(o.ival);
       if (t == Type::F64) {  // an f32 literal used as f64: widen exactly

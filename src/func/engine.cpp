@@ -235,12 +235,25 @@ LoadResult Engine::load(std::unique_ptr<Module> m) {
     lm->allocations.push_back(addr);
     lm->vars[p.key] = addr;
   }
+  // Initialisers may take the address of variables and of functions (function-pointer tables); a
+  // function's "address" is kFunctionBase + its index among the defined functions, as the decoder
+  // numbers them.
+  VariableAddresses init_addrs = lm->vars;
+  {
+    uint64_t index = 0;
+    std::unordered_map<std::string, uint64_t> body_index;
+    for (auto& f : m->funcs)
+      if (f.has_body) body_index.emplace(f.name, index++);
+    for (auto& f : m->funcs)
+      if (auto it = body_index.find(f.name); it != body_index.end())
+        init_addrs.emplace(f.name, kFunctionBase + it->second);
+  }
   for (auto& p : vars) {
     uint64_t addr = lm->vars[p.key];
     if (p.v->has_init && p.v->fields.empty()) {
       std::vector<uint8_t> bytes;
       std::string err;
-      if (!init_bytes(p.v->init, *p.v, lm->vars, bytes, err)) {
+      if (!init_bytes(p.v->init, *p.v, init_addrs, bytes, err)) {
         r.errors.push_back(fmt::format("{}: {}", m->filename, err));
         continue;
       }
@@ -409,6 +422,30 @@ struct CtaRunner {
     return group;
   }
 
+  // Warp-synchronous instructions: lanes passing the same member mask form one group; a group whose
+  // live members are not all here waits (its lanes stay at this pc), the others execute.
+  void run_member_groups(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
+    Warp& w = ctx.w;
+    const uint64_t* m = ctx.src(prog.operands(in)[in.member_op]);
+    uint32_t live = w.valid & ~w.lanes_in(LaneState::Exited);
+    uint32_t left = mask;
+    while (left) {
+      uint32_t members = uint32_t(m[std::countr_zero(left)]);
+      uint32_t sub = 0;
+      for (unsigned l = 0; l < kWarpSize; ++l)
+        if ((left >> l & 1) && uint32_t(m[l]) == members) sub |= 1u << l;
+      left &= ~sub;
+      if (members & live & ~ctx.group) {
+        for (unsigned l = 0; l < kWarpSize; ++l)
+          if (sub >> l & 1) w.state[l] = LaneState::WarpSyncWait;
+        ctx.blocked |= sub;
+        continue;
+      }
+      in.exec(ctx, in, sub);
+      if (ctx.stop) return;
+    }
+  }
+
   // Runs a warp for up to `budget` instructions; returns instructions executed.
   uint64_t run_warp(Warp& w, uint64_t budget) {
     uint64_t n = 0;
@@ -430,11 +467,13 @@ struct CtaRunner {
       ExecCtx ctx{prog, launch, cta, w, pc, group};
       uint32_t mask = group;
       if (!in.guard.is_none()) mask &= ctx.pred(in.guard);
-      if (mask) in.exec(ctx, in, mask);
+      if (mask && in.member_op != 0xff) run_member_groups(ctx, in, mask);
+      else if (mask) in.exec(ctx, in, mask);
       ++n;
       ++launch.warp_instrs;
       ++launch.clock;
-      launch.thread_instrs += uint64_t(std::popcount(mask));
+      launch.thread_instrs += uint64_t(std::popcount(group));
+      launch.thread_instrs_pred_on += uint64_t(std::popcount(mask));
       if (ctx.stop) return n;
       uint32_t moved = group & ~ctx.redirected & ~ctx.blocked;
       for (unsigned l = 0; l < kWarpSize; ++l)
@@ -480,7 +519,10 @@ struct CtaRunner {
           w.favor = 0;  // the favoured path looped too: back to lowest-pc order
         }
         w.converged = false;
-        w.sync_retried = false;
+        // A step that only parked lanes at a warp-synchronous instruction is no progress: keep the
+        // retry flag so a warp whose lanes wait for each other at different instructions is reported
+        // as a deadlock instead of retried forever.
+        if (moved || ctx.redirected) w.sync_retried = false;
         continue;
       }
       if (moved == group && w.converged) {
@@ -708,12 +750,14 @@ LaunchResult Engine::launch(const LoadedModule& m, const std::string& kernel, co
           res.fault.where = source_location(m, ls.fault.pc);
           res.warp_instrs = ls.warp_instrs;
           res.thread_instrs = ls.thread_instrs;
+          res.thread_instrs_pred_on = ls.thread_instrs_pred_on;
           res.printf_out = std::move(ls.printf_out);
           return res;
         }
       }
   res.warp_instrs = ls.warp_instrs;
   res.thread_instrs = ls.thread_instrs;
+  res.thread_instrs_pred_on = ls.thread_instrs_pred_on;
   res.printf_out = std::move(ls.printf_out);
   return res;
 }

@@ -46,7 +46,8 @@ struct LaunchResult {
   FaultInfo fault;               // kind None on success
   std::string kernel;
   uint64_t warp_instrs = 0;
-  uint64_t thread_instrs = 0;
+  uint64_t thread_instrs = 0;          // active threads per warp instruction, summed
+  uint64_t thread_instrs_pred_on = 0;  // ... whose guard predicate held
   std::vector<std::string> printf_out;
   bool ok() const { return fault.kind == FaultKind::None; }
   std::string report() const;    // a readable fault report naming kernel, block, thread and PTX line

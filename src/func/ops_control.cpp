@@ -456,6 +456,7 @@ bool dec_bar(DecodeCtx& c, const Instruction& ins, DInstr& out) {
     if (ins.operands.size() != 1) return c.fail("bar.warp.sync takes one member mask");
     out.op[0] = c.ref(ins.operands[0], Type::B32);
     out.nops = 1;
+    out.member_op = 0;
     out.exec = exec_bar_warp;
     return !out.op[0].is_none();
   }

@@ -51,6 +51,7 @@ struct DInstr {
   int64_t imm = 0;       // immediate payload: address offset, branch target, shuffle constant, ...
   int64_t imm2 = 0;
   uint32_t target = 0;   // branch/call target (code index) or symbol/function index
+  uint8_t member_op = 0xff;  // warp-synchronous: operand holding the member mask (engine splits by it)
   uint32_t src_index = 0;  // index of the ptx::Instruction in its function (for reports)
   uint32_t func = 0;       // index of the DFunction this instruction belongs to
 };

@@ -129,7 +129,9 @@ struct LaunchState {
   uint64_t gridid = 1;
   uint64_t clock = 0;               // functional clock: warp instructions issued so far
   FaultInfo fault;
-  uint64_t warp_instrs = 0, thread_instrs = 0;
+  // thread_instrs counts the active threads of each warp instruction (Nsight's
+  // thread_inst_executed); pred_on only those whose guard predicate held.
+  uint64_t warp_instrs = 0, thread_instrs = 0, thread_instrs_pred_on = 0;
   std::vector<std::string> printf_out;  // formatted device printf output, in order
 };
 

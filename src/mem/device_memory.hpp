@@ -95,8 +95,9 @@ class DeviceMemory {
   // Fast path for per-lane accesses: the backing bytes of the page holding addr (index them
   // with page_offset(addr)), or nullptr if unmapped. For untouched pages page_for_read returns
   // a shared zero page that must not be written; page_for_write creates zeroed backing on first
-  // touch and returns nullptr also for read-only pages. Accesses that cross a page boundary go
-  // through read()/write(). A pointer stays valid until the page is released.
+  // touch and returns nullptr also for read-only pages (and if the host cannot back the page).
+  // Accesses that cross a page boundary go through read()/write(). A pointer stays valid until
+  // the page is released.
   const uint8_t* page_for_read(uint64_t addr) const;
   uint8_t* page_for_write(uint64_t addr);
   uint32_t page_size() const { return page_size_; }
