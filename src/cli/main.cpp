@@ -3,7 +3,14 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 
@@ -83,6 +90,70 @@ int ptx_roundtrip(const std::vector<std::string>& files) {
   return rc;
 }
 
+// ---------------------------------------------------------------- warpsim run / gpus
+// `warpsim run [--gpu a100] [--mode functional] [--quiet] -- PROGRAM ARGS...` runs an unmodified
+// CUDA program (built with nvcc -cudart shared) with warpsim's libcudart.so first on
+// LD_LIBRARY_PATH; options reach the library as WARPSIM_* environment variables.
+
+// The folder holding libcudart.so.13 (the build tree's src/cudart, or lib/warpsim when installed),
+// found relative to this executable. Empty if none.
+std::string find_cudart_dir() {
+  std::error_code ec;
+  std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (ec) return {};
+  const auto dir = exe.parent_path();
+  for (auto cand : {dir / "src" / "cudart", dir / ".." / "lib" / "warpsim", dir})
+    if (std::filesystem::exists(cand / "libcudart.so.13", ec))
+      return std::filesystem::weakly_canonical(cand, ec).string();
+  return {};
+}
+
+int run_program(const std::string& gpu, const std::string& mode, bool quiet, const std::vector<std::string>& argv) {
+  if (argv.empty()) {
+    fmt::print(stderr, "warpsim run: no program given (usage: warpsim run [options] -- PROGRAM ARGS...)\n");
+    return 2;
+  }
+  if (mode != "functional") {
+    fmt::print(stderr, "warpsim run: --mode {} is not available yet (only 'functional')\n", mode);
+    return 2;
+  }
+  const std::string libdir = find_cudart_dir();
+  if (libdir.empty()) {
+    fmt::print(stderr, "warpsim run: cannot find libcudart.so.13 next to the warpsim executable (build target 'cudart')\n");
+    return 2;
+  }
+  std::string ld = libdir;
+  if (const char* old = std::getenv("LD_LIBRARY_PATH"); old && *old) ld += std::string(":") + old;
+  setenv("LD_LIBRARY_PATH", ld.c_str(), 1);
+  setenv("WARPSIM_GPU", gpu.c_str(), 1);
+  setenv("WARPSIM_MODE", mode.c_str(), 1);
+  if (quiet) setenv("WARPSIM_QUIET", "1", 1);
+  std::fflush(nullptr);
+  pid_t pid = fork();
+  if (pid < 0) {
+    fmt::print(stderr, "warpsim run: fork failed: {}\n", std::strerror(errno));
+    return 2;
+  }
+  if (pid == 0) {
+    std::vector<char*> args;
+    for (auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    execvp(args[0], args.data());
+    fmt::print(stderr, "warpsim run: cannot run '{}': {}\n", argv[0], std::strerror(errno));
+    _exit(127);
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR) return 2;
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) {
+    fmt::print(stderr, "warpsim run: {} was killed by signal {} ({})\n", argv[0], WTERMSIG(status),
+               strsignal(WTERMSIG(status)));
+    return 128 + WTERMSIG(status);
+  }
+  return 2;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -108,7 +179,25 @@ int main(int argc, char** argv) {
   auto* rt = ptx_cmd->add_subcommand("roundtrip", "Check that parse(print(parse(file))) equals parse(file)");
   rt->add_option("files", rt_files, "PTX files")->required()->check(CLI::ExistingFile);
 
+  std::string run_gpu = "a100", run_mode = "functional";
+  bool run_quiet = false;
+  auto* run = app.add_subcommand("run", "Run an unmodified CUDA program (nvcc -cudart shared) on the simulated GPU: "
+                                        "warpsim run [options] -- PROGRAM ARGS...");
+  run->add_option("--gpu", run_gpu, "GPU to simulate (a100, a100-80gb)");
+  run->add_option("--mode", run_mode, "Simulation mode (functional)");
+  run->add_flag("-q,--quiet", run_quiet, "No per-kernel summary at exit");
+  std::vector<std::string> run_args;
+  run->add_option("command", run_args, "PROGRAM ARGS... (after --)");
+  run->prefix_command();
+
   CLI11_PARSE(app, argc, argv);
+
+  if (run->parsed()) {
+    auto rest = run->remaining();
+    if (!rest.empty() && rest.front() == "--") rest.erase(rest.begin());
+    run_args.insert(run_args.end(), rest.begin(), rest.end());
+    return run_program(run_gpu, run_mode, run_quiet, run_args);
+  }
 
   if (check->parsed()) return ptx_check(check_files, quiet);
   if (print->parsed()) return ptx_print(print_file, print_out);

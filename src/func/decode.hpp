@@ -66,6 +66,8 @@ void register_warp_ops();      // ops_warp.cpp: shfl/vote/match/activemask/redux
 void register_atom_ops();      // ops_atom.cpp
 
 // Helpers for families.
+// For instructions that change nothing a functional model can observe (fences, prefetches, hints).
+bool decode_nop(DecodeCtx& ctx, const ptx::Instruction& ins, DInstr& out);
 inline ptx::Type first_type(const ptx::Instruction& ins, unsigned i = 0) { return ins.types()[i]; }
 bool is_float_type(ptx::Type t);
 bool is_signed_type(ptx::Type t);

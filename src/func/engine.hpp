@@ -61,6 +61,8 @@ class Engine {
   void unload(LoadedModule& m);
   LaunchResult launch(const LoadedModule& m, const std::string& kernel, const LaunchConfig& lc);
   const EngineConfig& config() const { return cfg_; }
+  // cudaDeviceSetLimit(cudaLimitStackSize): per-thread stack of later launches.
+  void set_stack_bytes(uint32_t bytes) { cfg_.stack_bytes = bytes; }
 
  private:
   mem::DeviceMemory& mem_;

@@ -410,10 +410,6 @@ bool dec_trap(DecodeCtx&, const Instruction&, DInstr& out) {
 }
 
 void exec_nop(ExecCtx&, const DInstr&, uint32_t) {}
-bool dec_nop(DecodeCtx&, const Instruction&, DInstr& out) {
-  out.exec = exec_nop;
-  return true;
-}
 
 // ---------------------------------------------------------------- CTA barriers
 
@@ -492,6 +488,11 @@ bool dec_bar(DecodeCtx& c, const Instruction& ins, DInstr& out) {
 
 }  // namespace
 
+bool decode_nop(DecodeCtx&, const Instruction&, DInstr& out) {
+  out.exec = exec_nop;
+  return true;
+}
+
 void register_control_ops() {
   register_decoder(Opcode::Bra, dec_bra);
   register_decoder(Opcode::BrxIdx, dec_brx);
@@ -500,12 +501,12 @@ void register_control_ops() {
   register_decoder(Opcode::Exit, dec_exit);
   register_decoder(Opcode::Trap, dec_trap);
   register_decoder(Opcode::Brkpt, dec_trap);
-  register_decoder(Opcode::Membar, dec_nop);
-  register_decoder(Opcode::Fence, dec_nop);
-  register_decoder(Opcode::Nanosleep, dec_nop);
-  register_decoder(Opcode::Pmevent, dec_nop);
-  register_decoder(Opcode::Griddepcontrol, dec_nop);
-  register_decoder(Opcode::Setmaxnreg, dec_nop);
+  register_decoder(Opcode::Membar, decode_nop);
+  register_decoder(Opcode::Fence, decode_nop);
+  register_decoder(Opcode::Nanosleep, decode_nop);
+  register_decoder(Opcode::Pmevent, decode_nop);
+  register_decoder(Opcode::Griddepcontrol, decode_nop);
+  register_decoder(Opcode::Setmaxnreg, decode_nop);
   register_decoder(Opcode::Bar, dec_bar);
   register_decoder(Opcode::Barrier, dec_bar);
 }

@@ -439,12 +439,6 @@ bool dec_isspacep(DecodeCtx& c, const Instruction& ins, DInstr& out) {
   return !out.op[0].is_none() && !out.op[1].is_none();
 }
 
-void exec_nop(ExecCtx&, const DInstr&, uint32_t) {}
-bool dec_nop(DecodeCtx&, const Instruction&, DInstr& out) {
-  out.exec = exec_nop;
-  return true;
-}
-
 // createpolicy: an opaque 64-bit cache policy; any consistent value works functionally.
 bool dec_createpolicy(DecodeCtx& c, const Instruction& ins, DInstr& out) {
   out.op[0] = c.ref(ins.operands[0], Type::B64);
@@ -464,10 +458,10 @@ void register_data_ops() {
   register_decoder(Opcode::St, dec_st);
   register_decoder(Opcode::Cvta, dec_cvta);
   register_decoder(Opcode::Isspacep, dec_isspacep);
-  register_decoder(Opcode::Prefetch, dec_nop);
-  register_decoder(Opcode::Prefetchu, dec_nop);
-  register_decoder(Opcode::Applypriority, dec_nop);
-  register_decoder(Opcode::Discard, dec_nop);
+  register_decoder(Opcode::Prefetch, decode_nop);
+  register_decoder(Opcode::Prefetchu, decode_nop);
+  register_decoder(Opcode::Applypriority, decode_nop);
+  register_decoder(Opcode::Discard, decode_nop);
   register_decoder(Opcode::Createpolicy, dec_createpolicy);
 }
 

@@ -1,0 +1,175 @@
+// The C ABI of libcudart as CUDA 13.0 declares it (cuda_runtime_api.h, driver_types.h,
+// vector_types.h), declared here so the library builds without the toolkit headers. Layouts are
+// checked against the real headers by tests/cudart/abi_layout_test.cpp.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace warpsim::cudart::abi {
+
+using Error = int;  // cudaError_t (enum cudaError: int-sized)
+
+enum : Error {
+  Success = 0,
+  ErrInvalidValue = 1,
+  ErrMemoryAllocation = 2,
+  ErrInitialization = 3,
+  ErrInvalidConfiguration = 9,
+  ErrInvalidSymbol = 13,
+  ErrInvalidDevicePointer = 17,
+  ErrInvalidMemcpyDirection = 21,
+  ErrMissingConfiguration = 52,
+  ErrInvalidDeviceFunction = 98,
+  ErrNoDevice = 100,
+  ErrInvalidDevice = 101,
+  ErrNoKernelImageForDevice = 209,
+  ErrInvalidPtx = 218,
+  ErrInvalidResourceHandle = 400,
+  ErrSymbolNotFound = 500,
+  ErrNotReady = 600,
+  ErrIllegalAddress = 700,
+  ErrLaunchFailure = 719,
+  ErrNotSupported = 801,
+  ErrUnknown = 999,
+};
+
+struct Dim3 {
+  unsigned int x, y, z;
+};
+
+struct Uuid {
+  char bytes[16];
+};
+
+enum MemcpyKind : int { HostToHost = 0, HostToDevice = 1, DeviceToHost = 2, DeviceToDevice = 3, Default = 4 };
+
+struct DeviceProp {
+  char name[256];
+  Uuid uuid;
+  char luid[8];
+  unsigned int luidDeviceNodeMask;
+  size_t totalGlobalMem;
+  size_t sharedMemPerBlock;
+  int regsPerBlock;
+  int warpSize;
+  size_t memPitch;
+  int maxThreadsPerBlock;
+  int maxThreadsDim[3];
+  int maxGridSize[3];
+  size_t totalConstMem;
+  int major;
+  int minor;
+  size_t textureAlignment;
+  size_t texturePitchAlignment;
+  int multiProcessorCount;
+  int integrated;
+  int canMapHostMemory;
+  int maxTexture1D;
+  int maxTexture1DMipmap;
+  int maxTexture2D[2];
+  int maxTexture2DMipmap[2];
+  int maxTexture2DLinear[3];
+  int maxTexture2DGather[2];
+  int maxTexture3D[3];
+  int maxTexture3DAlt[3];
+  int maxTextureCubemap;
+  int maxTexture1DLayered[2];
+  int maxTexture2DLayered[3];
+  int maxTextureCubemapLayered[2];
+  int maxSurface1D;
+  int maxSurface2D[2];
+  int maxSurface3D[3];
+  int maxSurface1DLayered[2];
+  int maxSurface2DLayered[3];
+  int maxSurfaceCubemap;
+  int maxSurfaceCubemapLayered[2];
+  size_t surfaceAlignment;
+  int concurrentKernels;
+  int ECCEnabled;
+  int pciBusID;
+  int pciDeviceID;
+  int pciDomainID;
+  int tccDriver;
+  int asyncEngineCount;
+  int unifiedAddressing;
+  int memoryBusWidth;
+  int l2CacheSize;
+  int persistingL2CacheMaxSize;
+  int maxThreadsPerMultiProcessor;
+  int streamPrioritiesSupported;
+  int globalL1CacheSupported;
+  int localL1CacheSupported;
+  size_t sharedMemPerMultiprocessor;
+  int regsPerMultiprocessor;
+  int managedMemory;
+  int isMultiGpuBoard;
+  int multiGpuBoardGroupID;
+  int hostNativeAtomicSupported;
+  int pageableMemoryAccess;
+  int concurrentManagedAccess;
+  int computePreemptionSupported;
+  int canUseHostPointerForRegisteredMem;
+  int cooperativeLaunch;
+  size_t sharedMemPerBlockOptin;
+  int pageableMemoryAccessUsesHostPageTables;
+  int directManagedMemAccessFromHost;
+  int maxBlocksPerMultiProcessor;
+  int accessPolicyMaxWindowSize;
+  size_t reservedSharedMemPerBlock;
+  int hostRegisterSupported;
+  int sparseCudaArraySupported;
+  int hostRegisterReadOnlySupported;
+  int timelineSemaphoreInteropSupported;
+  int memoryPoolsSupported;
+  int gpuDirectRDMASupported;
+  unsigned int gpuDirectRDMAFlushWritesOptions;
+  int gpuDirectRDMAWritesOrdering;
+  unsigned int memoryPoolSupportedHandleTypes;
+  int deferredMappingCudaArraySupported;
+  int ipcEventSupported;
+  int clusterLaunch;
+  int unifiedFunctionPointers;
+  int deviceNumaConfig;
+  int deviceNumaId;
+  int mpsEnabled;
+  int hostNumaId;
+  unsigned int gpuPciDeviceID;
+  unsigned int gpuPciSubsystemID;
+  int hostNumaMultinodeIpcSupported;
+  int reserved[56];};
+
+struct FuncAttributes {
+  size_t sharedSizeBytes;
+  size_t constSizeBytes;
+  size_t localSizeBytes;
+  int maxThreadsPerBlock;
+  int numRegs;
+  int ptxVersion;
+  int binaryVersion;
+  int cacheModeCA;
+  int maxDynamicSharedSizeBytes;
+  int preferredShmemCarveout;
+  int clusterDimMustBeSet;
+  int requiredClusterWidth;
+  int requiredClusterHeight;
+  int requiredClusterDepth;
+  int clusterSchedulingPolicyPreference;
+  int nonPortableClusterSizeAllowed;
+  int reserved[16];
+};
+
+struct PointerAttributes {
+  int type;  // enum cudaMemoryType: 0 unregistered, 1 host, 2 device, 3 managed
+  int device;
+  void* devicePointer;
+  void* hostPointer;
+  long reserved[8];
+};
+
+// Opaque handles: pointers to our own objects.
+using Stream = void*;  // cudaStream_t (CUstream_st*)
+using Event = void*;   // cudaEvent_t
+using Kernel = void*;  // cudaKernel_t
+
+}  // namespace warpsim::cudart::abi

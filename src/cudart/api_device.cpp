@@ -1,0 +1,219 @@
+// Devices, versions, limits, function attributes and occupancy.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+
+#include "cudart/device_props.hpp"
+#include "cudart/export.hpp"
+#include "cudart/state.hpp"
+
+using namespace warpsim;
+using namespace warpsim::cudart;
+
+namespace {
+constexpr int kVersion = 13000;  // CUDA 13.0
+}
+
+CUDART_API abi::Error cudaGetDeviceCount(int* count) {
+  if (!count) return ret(abi::ErrInvalidValue);
+  *count = 1;
+  return 0;
+}
+
+CUDART_API abi::Error cudaSetDevice(int device) {
+  if (device != 0) return ret(abi::ErrInvalidDevice);
+  State::get().current_device = 0;
+  return 0;
+}
+
+CUDART_API abi::Error cudaGetDevice(int* device) {
+  if (!device) return ret(abi::ErrInvalidValue);
+  *device = State::get().current_device;
+  return 0;
+}
+
+CUDART_API abi::Error cudaInitDevice(int device, unsigned, unsigned) { return device == 0 ? 0 : ret(abi::ErrInvalidDevice); }
+CUDART_API abi::Error cudaSetDeviceFlags(unsigned) { return 0; }
+CUDART_API abi::Error cudaGetDeviceFlags(unsigned* flags) {
+  if (flags) *flags = 0;
+  return 0;
+}
+CUDART_API abi::Error cudaChooseDevice(int* device, const abi::DeviceProp*) {
+  if (device) *device = 0;
+  return 0;
+}
+CUDART_API abi::Error cudaSetValidDevices(int*, int) { return 0; }
+
+CUDART_API abi::Error cudaGetDeviceProperties(abi::DeviceProp* prop, int device) {
+  if (!prop) return ret(abi::ErrInvalidValue);
+  if (device != 0) return ret(abi::ErrInvalidDevice);
+  fill_props(State::get().dev->spec(), *prop);
+  return 0;
+}
+
+CUDART_API abi::Error cudaDeviceGetAttribute(int* value, int attr, int device) {
+  if (!value) return ret(abi::ErrInvalidValue);
+  if (device != 0) return ret(abi::ErrInvalidDevice);
+  if (!device_attribute(State::get().dev->spec(), attr, *value)) return ret(abi::ErrInvalidValue);
+  return 0;
+}
+
+CUDART_API abi::Error cudaDeviceGetPCIBusId(char* pciBusId, int len, int device) {
+  if (!pciBusId || len <= 0) return ret(abi::ErrInvalidValue);
+  std::snprintf(pciBusId, size_t(len), "0000:00:00.0");
+  return 0;
+}
+
+CUDART_API abi::Error cudaDeviceCanAccessPeer(int* can, int, int) {
+  if (can) *can = 0;
+  return 0;
+}
+
+CUDART_API abi::Error cudaDriverGetVersion(int* v) {
+  if (!v) return ret(abi::ErrInvalidValue);
+  *v = kVersion;
+  return 0;
+}
+
+CUDART_API abi::Error cudaRuntimeGetVersion(int* v) {
+  if (!v) return ret(abi::ErrInvalidValue);
+  *v = kVersion;
+  return 0;
+}
+
+CUDART_API abi::Error cudaDeviceSynchronize() {
+  State& s = State::get();
+  std::lock_guard g(s.mu);
+  return s.sticky ? ret(s.sticky) : 0;
+}
+
+// Clears the sticky error; allocations and loaded modules stay (a real reset destroys the
+// context; programs that reset and continue re-register nothing, so keeping modules is kinder).
+CUDART_API abi::Error cudaDeviceReset() {
+  State& s = State::get();
+  std::lock_guard g(s.mu);
+  s.sticky = 0;
+  last_error() = 0;
+  return 0;
+}
+
+namespace {
+size_t g_limits[7] = {1024, 1 << 20, 8 << 20, 2, 2048, 32, 0};
+}
+
+// Stored and reported back; cudaLimitStackSize (0) sets the per-thread stack of later launches.
+CUDART_API abi::Error cudaDeviceSetLimit(int limit, size_t value) {
+  if (limit < 0 || limit > 6) return ret(abi::ErrInvalidValue);
+  if (limit == 0) {
+    if (value > (1u << 20)) return ret(abi::ErrInvalidValue);  // far above any real stack need
+    State::get().dev->engine().set_stack_bytes(uint32_t(value));
+  }
+  g_limits[limit] = value;
+  return 0;
+}
+
+CUDART_API abi::Error cudaDeviceGetLimit(size_t* value, int limit) {
+  if (!value || limit < 0 || limit > 6) return ret(abi::ErrInvalidValue);
+  *value = g_limits[limit];
+  return 0;
+}
+
+CUDART_API abi::Error cudaDeviceSetCacheConfig(int) { return 0; }
+CUDART_API abi::Error cudaDeviceGetCacheConfig(int* c) {
+  if (c) *c = 0;
+  return 0;
+}
+CUDART_API abi::Error cudaDeviceSetSharedMemConfig(int) { return 0; }
+CUDART_API abi::Error cudaFuncSetCacheConfig(const void*, int) { return 0; }
+CUDART_API abi::Error cudaFuncSetSharedMemConfig(const void*, int) { return 0; }
+
+CUDART_API abi::Error cudaDeviceGetStreamPriorityRange(int* least, int* greatest) {
+  if (least) *least = 0;
+  if (greatest) *greatest = -5;
+  return 0;
+}
+
+// ------------------------------------------------------------------ functions
+
+namespace {
+KernelEntry* kernel_for(State& s, const void* func, int& err) {
+  auto it = s.kernels.find(func);
+  if (it == s.kernels.end()) {
+    if (s.opts.trace) fmt::print(stderr, "warpsim: trace: unregistered function {}\n", func);
+    err = abi::ErrInvalidDeviceFunction;
+    return nullptr;
+  }
+  err = s.resolve(it->second);
+  return err ? nullptr : &it->second;
+}
+}  // namespace
+
+CUDART_API abi::Error cudaFuncGetAttributes(abi::FuncAttributes* attr, const void* func) {
+  State& s = State::get();
+  std::lock_guard g(s.mu);
+  if (!attr) return ret(abi::ErrInvalidValue);
+  int err = 0;
+  KernelEntry* k = kernel_for(s, func, err);
+  if (!k) return ret(err);
+  std::memset(attr, 0, sizeof *attr);
+  const auto* df = k->module->loaded->prog.find_kernel(k->name);
+  const auto& spec = s.dev->spec();
+  attr->sharedSizeBytes = df ? df->static_shared : 0;
+  attr->localSizeBytes = df ? df->local_frame : 0;
+  attr->maxThreadsPerBlock = spec.max_threads_per_block;
+  attr->numRegs = 32;  // placeholder: the cubin's .nv.info register count is not read yet
+  // ptxVersion is the virtual architecture the PTX targets (80 for .target sm_80), not the ISA
+  // version; CUB picks its tuning policies by it.
+  attr->ptxVersion = spec.cc_major * 10 + spec.cc_minor;
+  for (auto& t : k->module->loaded->ptx->targets)
+    if (t.rfind("sm_", 0) == 0) attr->ptxVersion = std::atoi(t.c_str() + 3);
+  attr->binaryVersion = spec.cc_major * 10 + spec.cc_minor;
+  attr->maxDynamicSharedSizeBytes =
+      k->max_dynamic_smem ? k->max_dynamic_smem : int(spec.smem_per_block - attr->sharedSizeBytes);
+  attr->preferredShmemCarveout = -1;
+  return 0;
+}
+
+CUDART_API abi::Error cudaFuncSetAttribute(const void* func, int attr, int value) {
+  State& s = State::get();
+  std::lock_guard g(s.mu);
+  int err = 0;
+  auto it = s.kernels.find(func);
+  if (it == s.kernels.end()) return ret(abi::ErrInvalidDeviceFunction);
+  KernelEntry& k = it->second;
+  if (attr == 8) {  // cudaFuncAttributeMaxDynamicSharedMemorySize
+    if (value < 0 || uint32_t(value) > s.dev->spec().smem_per_block_optin) return ret(abi::ErrInvalidValue);
+    k.max_dynamic_smem = value;
+    return 0;
+  }
+  (void)err;
+  if (attr >= 9 && attr <= 15) return 0;  // carveout and cluster hints
+  return ret(abi::ErrInvalidValue);
+}
+
+CUDART_API abi::Error cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* numBlocks, const void* func,
+                                                                             int blockSize, size_t dynamicSMemSize,
+                                                                             unsigned int flags) {
+  State& s = State::get();
+  std::lock_guard g(s.mu);
+  if (!numBlocks || blockSize <= 0) return ret(abi::ErrInvalidValue);
+  int err = 0;
+  KernelEntry* k = kernel_for(s, func, err);
+  if (!k) return ret(err);
+  const auto& spec = s.dev->spec();
+  const auto* df = k->module->loaded->prog.find_kernel(k->name);
+  const uint64_t smem = (df ? df->static_shared : 0) + dynamicSMemSize + spec.reserved_smem_per_block;
+  const int warps = (blockSize + spec.warp_size - 1) / spec.warp_size;
+  int n = std::min(spec.max_blocks_per_sm, spec.max_threads_per_sm / (warps * spec.warp_size));
+  if (smem) n = std::min<int>(n, int(spec.smem_per_sm / smem));
+  n = std::min(n, spec.regs_per_sm / (32 * warps * spec.warp_size));  // 32 registers per thread assumed
+  *numBlocks = std::max(n, 0);
+  return 0;
+}
+
+CUDART_API abi::Error cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, const void* func, int blockSize,
+                                                                    size_t dynamicSMemSize) {
+  return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks, func, blockSize, dynamicSMemSize, 0);
+}

@@ -1,0 +1,129 @@
+// Kernel launches: <<<>>> (__cudaPushCallConfiguration, __cudaPopCallConfiguration, then
+// __cudaGetKernel + __cudaLaunchKernel in CUDA 13 host code, cudaLaunchKernel in CUDA 12),
+// cudaLaunchKernel and cudaLaunchCooperativeKernel. Everything runs synchronously, in order.
+#include <fmt/format.h>
+
+#include <cstdio>
+
+#include "cudart/export.hpp"
+#include "cudart/launch.hpp"
+#include "cudart/state.hpp"
+
+using namespace warpsim;
+using namespace warpsim::cudart;
+
+namespace warpsim::cudart {
+
+int launch_kernel(const void* func, abi::Dim3 grid, abi::Dim3 block, void** args, size_t shmem, void* stream) {
+  State& s = State::get();
+  std::lock_guard g(s.mu);
+  if (s.sticky) return ret(s.sticky);
+  auto it = s.kernels.find(func);
+  if (it == s.kernels.end()) {
+    if (s.opts.trace) fmt::print(stderr, "warpsim: trace: launch of unregistered function {}\n", func);
+    return ret(abi::ErrInvalidDeviceFunction);
+  }
+  KernelEntry& k = it->second;
+  if (int e = s.resolve(k)) return ret(e);
+  runtime::LaunchRequest req;
+  req.grid = func::Dim3{grid.x, grid.y, grid.z};
+  req.block = func::Dim3{block.x, block.y, block.z};
+  req.dynamic_smem = uint32_t(shmem);
+  req.max_dynamic_smem = uint32_t(k.max_dynamic_smem);
+  req.args = args;
+  if (shmem > 0xffffffffu) return ret(abi::ErrInvalidValue);
+  s.sync_managed_to_device();
+  auto out = s.dev->launch(*k.module, *k.fn, req);
+  if (!out.ran) {
+    if (s.opts.trace) fmt::print(stderr, "warpsim: {}\n", out.message);
+    return ret(out.cuda_error);
+  }
+  for (auto& line : out.result.printf_out) fwrite(line.data(), 1, line.size(), stdout);
+  s.sync_managed_to_host();
+  if (!out.result.ok()) {
+    fflush(stdout);
+    fmt::print(stderr, "warpsim: {}\n", out.result.report());
+    // Like a fault on real hardware: the launch itself succeeded (it is asynchronous there), and the
+    // error is sticky: every later call reports it.
+    s.sticky = out.cuda_error ? out.cuda_error : abi::ErrLaunchFailure;
+    last_error() = s.sticky;
+  }
+  return 0;
+}
+
+}  // namespace warpsim::cudart
+
+CUDART_API unsigned __cudaPushCallConfiguration(abi::Dim3 gridDim, abi::Dim3 blockDim, size_t sharedMem,
+                                                void* stream) {
+  call_stack().push_back(CallConfig{gridDim, blockDim, sharedMem, stream});
+  return 0;
+}
+
+CUDART_API abi::Error __cudaPopCallConfiguration(abi::Dim3* gridDim, abi::Dim3* blockDim, size_t* sharedMem,
+                                                 void* stream) {
+  auto& cs = call_stack();
+  if (cs.empty()) return ret(abi::ErrMissingConfiguration);
+  CallConfig c = cs.back();
+  cs.pop_back();
+  if (gridDim) *gridDim = c.grid;
+  if (blockDim) *blockDim = c.block;
+  if (sharedMem) *sharedMem = c.shared;
+  if (stream) *static_cast<void**>(stream) = c.stream;
+  return 0;
+}
+
+// Our cudaKernel_t is the host stub's address.
+CUDART_API abi::Error __cudaGetKernel(abi::Kernel* kernel, const void* func) {
+  if (!kernel) return ret(abi::ErrInvalidValue);
+  *kernel = const_cast<void*>(func);
+  return 0;
+}
+
+CUDART_API abi::Error cudaGetKernel(abi::Kernel* kernel, const void* func) { return __cudaGetKernel(kernel, func); }
+
+CUDART_API abi::Error __cudaLaunchKernel(abi::Kernel kernel, abi::Dim3 grid, abi::Dim3 block, void** args,
+                                         size_t shmem, abi::Stream stream) {
+  return launch_kernel(kernel, grid, block, args, shmem, stream);
+}
+
+CUDART_API abi::Error __cudaLaunchKernel_ptsz(abi::Kernel kernel, abi::Dim3 grid, abi::Dim3 block, void** args,
+                                              size_t shmem, abi::Stream stream) {
+  return launch_kernel(kernel, grid, block, args, shmem, stream);
+}
+
+CUDART_API abi::Error cudaLaunchKernel(const void* func, abi::Dim3 grid, abi::Dim3 block, void** args, size_t shmem,
+                                       abi::Stream stream) {
+  return launch_kernel(func, grid, block, args, shmem, stream);
+}
+
+CUDART_API abi::Error cudaLaunchKernel_ptsz(const void* func, abi::Dim3 grid, abi::Dim3 block, void** args,
+                                            size_t shmem, abi::Stream stream) {
+  return launch_kernel(func, grid, block, args, shmem, stream);
+}
+
+// Blocks run one after another, so a grid-wide sync (cg::this_grid().sync()) cannot complete
+// unless the grid has one block; the launch itself is the ordinary one.
+CUDART_API abi::Error cudaLaunchCooperativeKernel(const void* func, abi::Dim3 grid, abi::Dim3 block, void** args,
+                                                  size_t shmem, abi::Stream stream) {
+  return launch_kernel(func, grid, block, args, shmem, stream);
+}
+
+namespace {
+// cudaLaunchConfig_t (CUDA 12/13 driver_types.h).
+struct LaunchConfigAbi {
+  abi::Dim3 gridDim, blockDim;
+  size_t dynamicSmemBytes;
+  abi::Stream stream;
+  void* attrs;  // cudaLaunchAttribute*: cluster dims, priorities, ... (hints here)
+  unsigned int numAttrs;
+};
+}  // namespace
+
+CUDART_API abi::Error cudaLaunchKernelExC(const LaunchConfigAbi* config, const void* func, void** args) {
+  if (!config) return ret(abi::ErrInvalidValue);
+  return launch_kernel(func, config->gridDim, config->blockDim, args, config->dynamicSmemBytes, config->stream);
+}
+
+CUDART_API abi::Error cudaLaunchKernelExC_ptsz(const LaunchConfigAbi* config, const void* func, void** args) {
+  return cudaLaunchKernelExC(config, func, args);
+}

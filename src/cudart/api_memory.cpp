@@ -1,0 +1,303 @@
+// Memory: device allocations live in the simulated DeviceMemory (device pointers are its
+// addresses); host memory is the process's own. Managed memory gets a host view mapped at the
+// same address as its device allocation, copied to the device before each kernel and back after
+// it (valid for programs that synchronise before touching managed data on the host).
+#include <fmt/format.h>
+#include <sys/mman.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include "cudart/export.hpp"
+#include "cudart/state.hpp"
+
+using namespace warpsim;
+using namespace warpsim::cudart;
+
+namespace {
+
+uint64_t addr(const void* p) { return reinterpret_cast<uint64_t>(p); }
+
+int check_sticky(State& s) { return s.sticky ? ret(s.sticky) : 0; }
+
+// One copy, any direction; the pointers decide (unified addressing), the kind is checked.
+int copy(State& s, void* dst, const void* src, size_t n, int kind) {
+  if (n == 0) return 0;
+  if (!dst || !src) return ret(abi::ErrInvalidValue);
+  if (kind < 0 || kind > abi::Default) return ret(abi::ErrInvalidMemcpyDirection);
+  const bool dd = s.is_device_ptr(dst), sd = s.is_device_ptr(src);
+  if ((kind == abi::HostToDevice || kind == abi::DeviceToDevice) && !dd && !s.is_managed_ptr(dst))
+    return ret(abi::ErrInvalidValue);
+  if ((kind == abi::DeviceToHost || kind == abi::DeviceToDevice) && !sd && !s.is_managed_ptr(src))
+    return ret(abi::ErrInvalidValue);
+  auto& mem = s.dev->memory();
+  if (dd && sd) {
+    std::vector<uint8_t> buf(std::min<size_t>(n, 1 << 20));
+    for (size_t off = 0; off < n; off += buf.size()) {
+      size_t c = std::min(buf.size(), n - off);
+      if (mem.host_read(addr(src) + off, buf.data(), c) != mem::Fault::None) return ret(abi::ErrInvalidValue);
+      if (mem.host_write(addr(dst) + off, buf.data(), c) != mem::Fault::None) return ret(abi::ErrInvalidValue);
+    }
+    return 0;
+  }
+  if (dd) return mem.host_write(addr(dst), src, n) == mem::Fault::None ? 0 : ret(abi::ErrInvalidValue);
+  if (sd) return mem.host_read(addr(src), dst, n) == mem::Fault::None ? 0 : ret(abi::ErrInvalidValue);
+  std::memmove(dst, src, n);
+  return 0;
+}
+
+int memset_any(State& s, void* p, int value, size_t n) {
+  if (n == 0) return 0;
+  if (s.is_device_ptr(p))
+    return s.dev->memory().fill(addr(p), uint8_t(value), n) == mem::Fault::None ? 0 : ret(abi::ErrInvalidValue);
+  if (s.is_managed_ptr(p)) {
+    std::memset(p, value, n);
+    return 0;
+  }
+  return ret(abi::ErrInvalidValue);
+}
+
+}  // namespace
+
+CUDART_API abi::Error cudaMalloc(void** devPtr, size_t size) {
+  State& s = State::get();
+  std::lock_guard g(s.mu);
+  if (int e = check_sticky(s)) return e;
+  if (!devPtr) return ret(abi::ErrInvalidValue);
+  if (size == 0) {
+    *devPtr = nullptr;
+    return 0;
+  }
+  uint64_t a = s.dev->memory().allocate(size, 256, "cudaMalloc");
+  if (!a) return ret(abi::ErrMemoryAllocation);
+  *devPtr = reinterpret_cast<void*>(a);
+  return 0;
+}
+
+CUDART_API abi::Error cudaMallocAsync(void** devPtr, size_t size, abi::Stream) { return cudaMalloc(devPtr, size); }
+
+CUDART_API abi::Error cudaMallocPitch(void** devPtr, size_t* pitch, size_t width, size_t height) {
+  if (!pitch) return ret(abi::ErrInvalidValue);
+  *pitch = (width + 511) / 512 * 512;
+  return cudaMalloc(devPtr, *pitch * height);
+}
+
+CUDART_API abi::Error cudaFree(void* devPtr) {
+  State& s = State::get();
+  std::lock_guard g(s.mu);
+  if (int e = check_sticky(s)) return e;
+  if (!devPtr) return 0;
+  auto m = s.managed.find(addr(devPtr));
+  if (m != s.managed.end()) {
+    const uint64_t page = s.dev->memory().page_size();
+    munmap(devPtr, (m->second + page - 1) / page * page);
+    s.managed.erase(m);
+  }
+  return s.dev->memory().release(addr(devPtr)) ? 0 : ret(abi::ErrInvalidValue);
+}
+
+CUDART_API abi::Error cudaFreeAsync(void* devPtr, abi::Stream) { return cudaFree(devPtr); }
+
+CUDART_API abi::Error cudaMallocManaged(void** devPtr, size_t size, unsigned int flags) {
+  State& s = State::get();
+  std::lock_guard g(s.mu);
+  if (int e = check_sticky(s)) return e;
+  if (!devPtr || size == 0) return ret(abi::ErrInvalidValue);
+  auto& mem = s.dev->memory();
+  uint64_t a = mem.allocate(size, 256, "cudaMallocManaged");
+  if (!a) return ret(abi::ErrMemoryAllocation);
+  const uint64_t len = (size + mem.page_size() - 1) / mem.page_size() * mem.page_size();
+  void* p = mmap(reinterpret_cast<void*>(a), len, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+  if (p != reinterpret_cast<void*>(a)) {
+    if (p != MAP_FAILED) munmap(p, len);
+    mem.release(a);
+    fmt::print(stderr, "warpsim: cudaMallocManaged: cannot map host memory at 0x{:x}\n", a);
+    return ret(abi::ErrMemoryAllocation);
+  }
+  s.managed[a] = size;
+  *devPtr = p;
+  return 0;
+}
+
+CUDART_API abi::Error cudaMallocHost(void** ptr, size_t size) {
+  State& s = State::get();
+  std::lock_guard g(s.mu);
+  if (!ptr) return ret(abi::ErrInvalidValue);
+  void* p = nullptr;
+  if (posix_memalign(&p, 4096, size ? size : 1) != 0) return ret(abi::ErrMemoryAllocation);
+  s.host_allocs[p] = size;
+  *ptr = p;
+  return 0;
+}
+
+CUDART_API abi::Error cudaHostAlloc(void** ptr, size_t size, unsigned int flags) { return cudaMallocHost(ptr, size); }
+
+CUDART_API abi::Error cudaFreeHost(void* ptr) {
+  State& s = State::get();
+  std::lock_guard g(s.mu);
+  if (!ptr) return 0;
+  auto it = s.host_allocs.find(ptr);
+  if (it == s.host_allocs.end()) return ret(abi::ErrInvalidValue);
+  s.host_allocs.erase(it);
+  std::free(ptr);
+  return 0;
+}
+
+// Host memory is only ever touched by copies here, so registering it changes nothing.
+CUDART_API abi::Error cudaHostRegister(void* ptr, size_t size, unsigned int flags) { return 0; }
+CUDART_API abi::Error cudaHostUnregister(void* ptr) { return 0; }
+
+CUDART_API abi::Error cudaMemcpy(void* dst, const void* src, size_t count, int kind) {
+  State& s = State::get();
+  std::lock_guard g(s.mu);
+  if (int e = check_sticky(s)) return e;
+  return copy(s, dst, src, count, kind);
+}
+
+CUDART_API abi::Error cudaMemcpyAsync(void* dst, const void* src, size_t count, int kind, abi::Stream) {
+  return cudaMemcpy(dst, src, count, kind);
+}
+
+CUDART_API abi::Error cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+                                   size_t height, int kind) {
+  State& s = State::get();
+  std::lock_guard g(s.mu);
+  if (int e = check_sticky(s)) return e;
+  if (width > dpitch || width > spitch) return ret(abi::ErrInvalidValue);
+  for (size_t r = 0; r < height; ++r)
+    if (int e = copy(s, static_cast<char*>(dst) + r * dpitch, static_cast<const char*>(src) + r * spitch, width,
+                     kind))
+      return e;
+  return 0;
+}
+
+CUDART_API abi::Error cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+                                        size_t height, int kind, abi::Stream) {
+  return cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
+}
+
+CUDART_API abi::Error cudaMemcpyPeer(void* dst, int, const void* src, int, size_t count) {
+  return cudaMemcpy(dst, src, count, abi::DeviceToDevice);
+}
+
+CUDART_API abi::Error cudaMemset(void* devPtr, int value, size_t count) {
+  State& s = State::get();
+  std::lock_guard g(s.mu);
+  if (int e = check_sticky(s)) return e;
+  return memset_any(s, devPtr, value, count);
+}
+
+CUDART_API abi::Error cudaMemsetAsync(void* devPtr, int value, size_t count, abi::Stream) {
+  return cudaMemset(devPtr, value, count);
+}
+
+CUDART_API abi::Error cudaMemset2D(void* devPtr, size_t pitch, int value, size_t width, size_t height) {
+  State& s = State::get();
+  std::lock_guard g(s.mu);
+  if (int e = check_sticky(s)) return e;
+  for (size_t r = 0; r < height; ++r)
+    if (int e = memset_any(s, static_cast<char*>(devPtr) + r * pitch, value, width)) return e;
+  return 0;
+}
+
+CUDART_API abi::Error cudaMemGetInfo(size_t* free, size_t* total) {
+  State& s = State::get();
+  std::lock_guard g(s.mu);
+  auto& mem = s.dev->memory();
+  if (total) *total = mem.capacity();
+  if (free) *free = mem.capacity() - mem.mapped_bytes();
+  return 0;
+}
+
+CUDART_API abi::Error cudaPointerGetAttributes(abi::PointerAttributes* attr, const void* ptr) {
+  State& s = State::get();
+  std::lock_guard g(s.mu);
+  if (!attr) return ret(abi::ErrInvalidValue);
+  std::memset(attr, 0, sizeof *attr);
+  attr->device = s.current_device;
+  if (s.is_managed_ptr(ptr)) {
+    attr->type = 3;
+    attr->devicePointer = attr->hostPointer = const_cast<void*>(ptr);
+  } else if (s.is_device_ptr(ptr)) {
+    attr->type = 2;
+    attr->devicePointer = const_cast<void*>(ptr);
+  } else {
+    bool pinned = false;
+    auto it = s.host_allocs.upper_bound(const_cast<void*>(ptr));
+    if (it != s.host_allocs.begin()) {
+      --it;
+      pinned = addr(ptr) < addr(it->first) + it->second;
+    }
+    attr->type = pinned ? 1 : 0;
+    attr->hostPointer = const_cast<void*>(ptr);
+    attr->device = pinned ? s.current_device : -2;
+  }
+  return 0;
+}
+
+// Managed memory lives on both sides already; hints and prefetches change nothing functionally.
+CUDART_API abi::Error cudaMemPrefetchAsync() { return 0; }
+CUDART_API abi::Error cudaMemAdvise() { return 0; }
+
+// ------------------------------------------------------------------ symbols
+
+CUDART_API abi::Error cudaGetSymbolAddress(void** devPtr, const void* symbol) {
+  State& s = State::get();
+  std::lock_guard g(s.mu);
+  if (int e = check_sticky(s)) return e;
+  int err = 0;
+  uint64_t a = s.var_address(symbol, nullptr, err);
+  if (!a) return ret(err);
+  if (devPtr) *devPtr = reinterpret_cast<void*>(a);
+  return 0;
+}
+
+CUDART_API abi::Error cudaGetSymbolSize(size_t* size, const void* symbol) {
+  State& s = State::get();
+  std::lock_guard g(s.mu);
+  int err = 0;
+  size_t n = 0;
+  if (!s.var_address(symbol, &n, err)) return ret(err);
+  if (size) *size = n;
+  return 0;
+}
+
+CUDART_API abi::Error cudaMemcpyToSymbol(const void* symbol, const void* src, size_t count, size_t offset, int kind) {
+  State& s = State::get();
+  std::lock_guard g(s.mu);
+  if (int e = check_sticky(s)) return e;
+  int err = 0;
+  size_t size = 0;
+  uint64_t a = s.var_address(symbol, &size, err);
+  if (!a) return ret(err);
+  if (offset > size || count > size - offset) return ret(abi::ErrInvalidValue);
+  if (kind != abi::HostToDevice && kind != abi::DeviceToDevice && kind != abi::Default)
+    return ret(abi::ErrInvalidMemcpyDirection);
+  return copy(s, reinterpret_cast<void*>(a + offset), src, count, abi::Default);
+}
+
+CUDART_API abi::Error cudaMemcpyFromSymbol(void* dst, const void* symbol, size_t count, size_t offset, int kind) {
+  State& s = State::get();
+  std::lock_guard g(s.mu);
+  if (int e = check_sticky(s)) return e;
+  int err = 0;
+  size_t size = 0;
+  uint64_t a = s.var_address(symbol, &size, err);
+  if (!a) return ret(err);
+  if (offset > size || count > size - offset) return ret(abi::ErrInvalidValue);
+  if (kind != abi::DeviceToHost && kind != abi::DeviceToDevice && kind != abi::Default)
+    return ret(abi::ErrInvalidMemcpyDirection);
+  return copy(s, dst, reinterpret_cast<const void*>(a + offset), count, abi::Default);
+}
+
+CUDART_API abi::Error cudaMemcpyToSymbolAsync(const void* symbol, const void* src, size_t count, size_t offset,
+                                              int kind, abi::Stream) {
+  return cudaMemcpyToSymbol(symbol, src, count, offset, kind);
+}
+
+CUDART_API abi::Error cudaMemcpyFromSymbolAsync(void* dst, const void* symbol, size_t count, size_t offset, int kind,
+                                                abi::Stream) {
+  return cudaMemcpyFromSymbol(dst, symbol, count, offset, kind);
+}

@@ -1,0 +1,126 @@
+// Streams and events. Every operation runs to completion when it is issued, in program order,
+// which is a valid execution of any stream schedule. Events read the simulated clock
+// (runtime::Device::now_ns, a placeholder until the timing model lands).
+#include "cudart/export.hpp"
+#include "cudart/state.hpp"
+
+using namespace warpsim;
+using namespace warpsim::cudart;
+
+namespace {
+bool valid_stream(State& s, abi::Stream st) {
+  // 0 (legacy default), 1 (cudaStreamLegacy), 2 (cudaStreamPerThread) and our own.
+  return reinterpret_cast<uintptr_t>(st) <= 2 || s.streams.count(static_cast<StreamObj*>(st));
+}
+}  // namespace
+
+CUDART_API abi::Error cudaStreamCreateWithPriority(abi::Stream* stream, unsigned int flags, int) {
+  State& s = State::get();
+  std::lock_guard g(s.mu);
+  if (!stream) return ret(abi::ErrInvalidValue);
+  auto* o = new StreamObj{int(flags)};
+  s.streams.insert(o);
+  *stream = o;
+  return 0;
+}
+CUDART_API abi::Error cudaStreamCreateWithFlags(abi::Stream* stream, unsigned int flags) {
+  return cudaStreamCreateWithPriority(stream, flags, 0);
+}
+CUDART_API abi::Error cudaStreamCreate(abi::Stream* stream) { return cudaStreamCreateWithPriority(stream, 0, 0); }
+
+CUDART_API abi::Error cudaStreamDestroy(abi::Stream stream) {
+  State& s = State::get();
+  std::lock_guard g(s.mu);
+  auto* o = static_cast<StreamObj*>(stream);
+  if (!s.streams.erase(o)) return ret(abi::ErrInvalidResourceHandle);
+  delete o;
+  return 0;
+}
+
+CUDART_API abi::Error cudaStreamSynchronize(abi::Stream stream) {
+  State& s = State::get();
+  std::lock_guard g(s.mu);
+  if (!valid_stream(s, stream)) return ret(abi::ErrInvalidResourceHandle);
+  return s.sticky ? ret(s.sticky) : 0;
+}
+
+CUDART_API abi::Error cudaStreamQuery(abi::Stream stream) { return cudaStreamSynchronize(stream); }
+CUDART_API abi::Error cudaStreamWaitEvent(abi::Stream stream, abi::Event, unsigned int) {
+  return cudaStreamSynchronize(stream);
+}
+CUDART_API abi::Error cudaStreamGetFlags(abi::Stream stream, unsigned int* flags) {
+  State& s = State::get();
+  std::lock_guard g(s.mu);
+  if (!flags || !valid_stream(s, stream)) return ret(abi::ErrInvalidValue);
+  *flags = reinterpret_cast<uintptr_t>(stream) <= 2 ? 0 : unsigned(static_cast<StreamObj*>(stream)->flags);
+  return 0;
+}
+CUDART_API abi::Error cudaStreamGetPriority(abi::Stream, int* priority) {
+  if (priority) *priority = 0;
+  return 0;
+}
+
+CUDART_API abi::Error cudaLaunchHostFunc(abi::Stream stream, void (*fn)(void*), void* userData) {
+  if (!fn) return ret(abi::ErrInvalidValue);
+  fn(userData);
+  return 0;
+}
+
+CUDART_API abi::Error cudaStreamAddCallback(abi::Stream stream, void (*cb)(abi::Stream, abi::Error, void*),
+                                            void* userData, unsigned int) {
+  if (!cb) return ret(abi::ErrInvalidValue);
+  cb(stream, State::get().sticky, userData);
+  return 0;
+}
+
+CUDART_API abi::Error cudaEventCreateWithFlags(abi::Event* event, unsigned int) {
+  State& s = State::get();
+  std::lock_guard g(s.mu);
+  if (!event) return ret(abi::ErrInvalidValue);
+  auto* e = new EventObj{};
+  s.events.insert(e);
+  *event = e;
+  return 0;
+}
+CUDART_API abi::Error cudaEventCreate(abi::Event* event) { return cudaEventCreateWithFlags(event, 0); }
+
+CUDART_API abi::Error cudaEventDestroy(abi::Event event) {
+  State& s = State::get();
+  std::lock_guard g(s.mu);
+  auto* e = static_cast<EventObj*>(event);
+  if (!s.events.erase(e)) return ret(abi::ErrInvalidResourceHandle);
+  delete e;
+  return 0;
+}
+
+CUDART_API abi::Error cudaEventRecord(abi::Event event, abi::Stream stream) {
+  State& s = State::get();
+  std::lock_guard g(s.mu);
+  auto* e = static_cast<EventObj*>(event);
+  if (!s.events.count(e) || !valid_stream(s, stream)) return ret(abi::ErrInvalidResourceHandle);
+  e->ns = s.dev->now_ns();
+  e->recorded = true;
+  return 0;
+}
+CUDART_API abi::Error cudaEventRecordWithFlags(abi::Event event, abi::Stream stream, unsigned int) {
+  return cudaEventRecord(event, stream);
+}
+
+CUDART_API abi::Error cudaEventSynchronize(abi::Event event) {
+  State& s = State::get();
+  std::lock_guard g(s.mu);
+  if (!s.events.count(static_cast<EventObj*>(event))) return ret(abi::ErrInvalidResourceHandle);
+  return s.sticky ? ret(s.sticky) : 0;
+}
+CUDART_API abi::Error cudaEventQuery(abi::Event event) { return cudaEventSynchronize(event); }
+
+CUDART_API abi::Error cudaEventElapsedTime(float* ms, abi::Event start, abi::Event end) {
+  State& s = State::get();
+  std::lock_guard g(s.mu);
+  auto* a = static_cast<EventObj*>(start);
+  auto* b = static_cast<EventObj*>(end);
+  if (!ms || !s.events.count(a) || !s.events.count(b)) return ret(abi::ErrInvalidResourceHandle);
+  if (!a->recorded || !b->recorded) return ret(abi::ErrInvalidResourceHandle);
+  *ms = float((b->ns - a->ns) / 1e6);
+  return 0;
+}

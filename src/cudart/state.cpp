@@ -1,0 +1,183 @@
+#include "cudart/state.hpp"
+
+#include <fmt/format.h>
+#include <sys/mman.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+
+namespace warpsim::cudart {
+
+namespace {
+bool g_created = false;
+bool env_flag(const char* name) {
+  const char* v = std::getenv(name);
+  return v && *v && std::strcmp(v, "0") != 0;
+}
+}  // namespace
+
+State::State() {
+  if (const char* g = std::getenv("WARPSIM_GPU")) opts.gpu = g;
+  opts.quiet = env_flag("WARPSIM_QUIET");
+  opts.trace = env_flag("WARPSIM_TRACE");
+  if (const char* m = std::getenv("WARPSIM_MODE"); m && std::strcmp(m, "functional") != 0)
+    fmt::print(stderr, "warpsim: mode '{}' is not available yet; running in functional mode\n", m);
+  runtime::GpuSpec spec;
+  if (!runtime::gpu_by_name(opts.gpu, spec)) {
+    fmt::print(stderr, "warpsim: unknown GPU '{}' (WARPSIM_GPU); using a100\n", opts.gpu);
+    spec = runtime::a100_sxm4_40gb();
+  }
+  dev = std::make_unique<runtime::Device>(spec);
+}
+
+State& State::get() {
+  // Never destroyed: host code may call us from atexit handlers.
+  static State* s = (g_created = true, new State());
+  return *s;
+}
+
+bool State::ensure_loaded(FatbinHandle& h) {
+  if (h.loaded) return h.error.empty();
+  h.loaded = true;
+  std::vector<Container> containers;
+  std::string err;
+  if (!parse_wrapper(h.wrapper, containers, err)) {
+    h.error = err;
+    h.error_code = abi::ErrInvalidPtx;
+    return false;
+  }
+  const uint32_t arch = uint32_t(dev->spec().cc_major * 10 + dev->spec().cc_minor);
+  std::string why_not;
+  for (size_t i = 0; i < containers.size(); ++i) {
+    const FatbinEntry* e = best_ptx(containers[i], arch);
+    if (!e) {
+      for (auto& x : containers[i])
+        if (x.kind == EntryKind::Ptx && !x.error.empty()) why_not += "  PTX entry: " + x.error + "\n";
+      continue;
+    }
+    std::string text(e->payload.begin(), e->payload.end());
+    std::string errors;
+    // Diagnostics name the program and the embedded PTX: "vecadd[compute_80].ptx".
+    std::string name = fmt::format("{}[{}compute_{}].ptx", program_invocation_short_name,
+                                   containers.size() > 2 ? fmt::format("tu{}.", i) : "", e->arch);
+    runtime::Module* m = dev->load_ptx(text, name, errors);
+    if (!m) {
+      h.error += fmt::format("cannot load the compute_{} PTX:\n{}", e->arch, errors);
+      h.error_code = abi::ErrInvalidPtx;
+      continue;
+    }
+    h.modules.push_back(m);
+  }
+  if (h.modules.empty() && h.error.empty()) {
+    h.error = fmt::format("the fatbinary holds no PTX for compute_{} or below (warpsim runs PTX, not SASS; "
+                          "build with -arch=sm_{} or -gencode arch=compute_XX,code=compute_XX)\n{}",
+                          arch, arch, why_not);
+    h.error_code = abi::ErrNoKernelImageForDevice;
+  }
+  return h.error.empty();
+}
+
+int State::resolve(KernelEntry& k) {
+  if (k.fn) return 0;
+  if (opts.trace) fmt::print(stderr, "warpsim: trace: loading kernel {}\n", k.name);
+  if (!k.fatbin) return abi::ErrInvalidDeviceFunction;
+  ensure_loaded(*k.fatbin);
+  for (auto* m : k.fatbin->modules)
+    if (auto* f = m->kernel(k.name)) {
+      k.module = m;
+      k.fn = f;
+      return 0;
+    }
+  static std::set<std::string> reported;
+  if (reported.insert(k.name).second) {
+    if (!k.fatbin->error.empty())
+      fmt::print(stderr, "warpsim: kernel {} cannot run: {}\n", k.name, k.fatbin->error);
+    else
+      fmt::print(stderr, "warpsim: kernel {} is not in the fatbinary's PTX\n", k.name);
+  }
+  return k.fatbin->error_code ? k.fatbin->error_code : abi::ErrInvalidDeviceFunction;
+}
+
+uint64_t State::var_address(const void* host_var, size_t* size, int& err) {
+  err = 0;
+  auto it = vars.find(host_var);
+  if (it == vars.end()) {
+    err = abi::ErrInvalidSymbol;
+    return 0;
+  }
+  VarEntry& v = it->second;
+  if (v.fatbin) ensure_loaded(*v.fatbin);
+  if (v.fatbin)
+    for (auto* m : v.fatbin->modules)
+      if (uint64_t a = m->variable(v.name)) {
+        if (size) *size = v.size;
+        return a;
+      }
+  err = abi::ErrInvalidSymbol;
+  return 0;
+}
+
+bool State::is_device_ptr(const void* p) const {
+  uint64_t a = reinterpret_cast<uint64_t>(p);
+  return dev->memory().find(a) != nullptr && !is_managed_ptr(p);
+}
+
+bool State::is_managed_ptr(const void* p) const {
+  uint64_t a = reinterpret_cast<uint64_t>(p);
+  auto it = managed.upper_bound(a);
+  if (it == managed.begin()) return false;
+  --it;
+  return a >= it->first && a < it->first + it->second;
+}
+
+void State::sync_managed_to_device() {
+  for (auto& [a, n] : managed) dev->memory().host_write(a, reinterpret_cast<const void*>(a), n);
+}
+
+void State::sync_managed_to_host() {
+  for (auto& [a, n] : managed) dev->memory().host_read(a, reinterpret_cast<void*>(a), n);
+}
+
+void State::print_summary() {
+  if (opts.quiet || dev->kernels().empty()) return;
+  fflush(stdout);
+  std::string s = dev->summary();
+  fmt::print(stderr, "{}warpsim: {} kernel launch{}, {:.3f} us simulated (functional mode; placeholder timing)\n", s,
+             dev->kernels().size(), dev->kernels().size() == 1 ? "" : "es", dev->now_ns() / 1000.0);
+}
+
+int& last_error() {
+  thread_local int e = 0;
+  return e;
+}
+
+std::vector<CallConfig>& call_stack() {
+  thread_local std::vector<CallConfig> s;
+  return s;
+}
+
+int ret(int err) {
+  if (err) last_error() = err;
+  return err;
+}
+
+int not_implemented(const char* name) {
+  static std::mutex m;
+  static std::set<std::string> seen;
+  std::lock_guard<std::mutex> g(m);
+  if (seen.insert(name).second) fmt::print(stderr, "warpsim: {} is not implemented\n", name);
+  last_error() = abi::ErrNotSupported;
+  return abi::ErrNotSupported;
+}
+
+void trace_call(const char* name) { fmt::print(stderr, "warpsim: trace: {}\n", name); }
+
+namespace {
+// Prints the per-kernel summary when the program exits (if it ever touched the device).
+__attribute__((destructor)) void at_unload() {
+  if (g_created) State::get().print_summary();
+}
+}  // namespace
+
+}  // namespace warpsim::cudart

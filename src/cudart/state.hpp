@@ -1,0 +1,109 @@
+// The process-wide state behind the C ABI: one simulated device, the fatbinaries and the
+// kernels/variables the program registered, the launch configuration stack, streams, events,
+// host and managed allocations, and the last/sticky error.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "cudart/abi.hpp"
+#include "cudart/fatbin.hpp"
+#include "runtime/device.hpp"
+
+namespace warpsim::cudart {
+
+struct FatbinHandle {
+  const void* wrapper = nullptr;
+  bool loaded = false;            // load attempted
+  std::vector<runtime::Module*> modules;  // one per translation unit with PTX
+  std::string error;              // why loading failed (reported at first use)
+  int error_code = 0;
+};
+
+struct KernelEntry {
+  FatbinHandle* fatbin = nullptr;
+  std::string name;               // mangled device name
+  runtime::Module* module = nullptr;  // resolved at first use
+  const ptx::Function* fn = nullptr;
+  int max_dynamic_smem = 0;       // cudaFuncAttributeMaxDynamicSharedMemorySize (0: default)
+};
+
+struct VarEntry {
+  FatbinHandle* fatbin = nullptr;
+  std::string name;
+  size_t size = 0;
+  bool constant = false;
+  void** managed_host_ptr = nullptr;  // __cudaRegisterManagedVar
+};
+
+struct CallConfig {
+  abi::Dim3 grid, block;
+  size_t shared = 0;
+  void* stream = nullptr;
+};
+
+struct EventObj {
+  double ns = 0;
+  bool recorded = false;
+};
+struct StreamObj {
+  int flags = 0;
+};
+
+struct Options {
+  std::string gpu = "a100";
+  bool quiet = false;
+  bool trace = false;  // WARPSIM_TRACE: log every API call
+};
+
+class State {
+ public:
+  static State& get();  // creates the device on first use
+
+  std::recursive_mutex mu;
+  Options opts;
+  std::unique_ptr<runtime::Device> dev;
+  std::vector<std::unique_ptr<FatbinHandle>> fatbins;
+  std::map<const void*, KernelEntry> kernels;   // host stub address -> kernel
+  std::map<const void*, VarEntry> vars;         // host shadow address -> variable
+  std::map<void*, size_t> host_allocs;          // cudaMallocHost/cudaHostAlloc
+  std::map<uint64_t, size_t> managed;           // cudaMallocManaged: host view mapped at the device address
+  std::set<StreamObj*> streams;
+  std::set<EventObj*> events;
+  int sticky = 0;                               // a kernel fault: every later call returns it
+  int current_device = 0;
+
+  // Loads the fatbin's PTX on first use; false (with the error recorded) on failure.
+  bool ensure_loaded(FatbinHandle& h);
+  // Resolves a registered kernel to its loaded module; returns a cudaError_t.
+  int resolve(KernelEntry& k);
+  // Device address of a registered variable, 0 if none; err gets a cudaError_t.
+  uint64_t var_address(const void* host_var, size_t* size, int& err);
+
+  bool is_device_ptr(const void* p) const;  // in a device allocation that is not managed
+  bool is_managed_ptr(const void* p) const;
+  void sync_managed_to_device();
+  void sync_managed_to_host();
+
+  void print_summary();
+
+ private:
+  State();
+};
+
+// Per-thread: the last error (cudaGetLastError) and the <<<>>> configuration stack.
+int& last_error();
+std::vector<CallConfig>& call_stack();
+
+// Records err as the last error (unless success) and returns it.
+int ret(int err);
+// Prints "warpsim: NAME is not implemented" once per name.
+int not_implemented(const char* name);
+void trace_call(const char* name);
+
+}  // namespace warpsim::cudart

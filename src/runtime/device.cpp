@@ -1,0 +1,131 @@
+#include "runtime/device.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "ptx/parser.hpp"
+
+namespace warpsim::runtime {
+
+namespace {
+constexpr int kErrInvalidValue = 1;
+constexpr int kErrInvalidConfiguration = 9;
+constexpr int kErrInvalidDeviceFunction = 98;
+}  // namespace
+
+const ptx::Function* Module::kernel(const std::string& name) const {
+  if (!loaded || !loaded->ptx) return nullptr;
+  for (auto& f : loaded->ptx->funcs)
+    if (f.is_entry && f.name == name) return &f;
+  return nullptr;
+}
+
+uint64_t Module::variable(const std::string& name) const {
+  if (!loaded) return 0;
+  auto it = loaded->vars.find(name);
+  return it == loaded->vars.end() ? 0 : it->second;
+}
+
+Device::Device(GpuSpec spec) : spec_(std::move(spec)) {
+  mem::MemoryConfig mc;
+  mc.capacity = spec_.global_mem;
+  mem_ = std::make_unique<mem::DeviceMemory>(mc);
+  func::EngineConfig ec;
+  ec.num_sms = uint32_t(spec_.sm_count);
+  // The engine enforces the opt-in ceiling; the runtime checks the per-kernel limit (launch()).
+  ec.max_shared_per_block = spec_.smem_per_block_optin;
+  engine_ = std::make_unique<func::Engine>(*mem_, ec);
+}
+
+Device::~Device() {
+  for (auto& m : modules_)
+    if (m->loaded) engine_->unload(*m->loaded);
+}
+
+Module* Device::load_ptx(std::string_view text, const std::string& name, std::string& errors) {
+  auto pr = ptx::parse(text, name);
+  if (!pr.ok()) {
+    for (auto& e : pr.errors) errors += e.str() + "\n";
+    return nullptr;
+  }
+  auto lr = engine_->load(std::move(pr.module));
+  if (!lr.ok()) {
+    for (auto& e : lr.errors) errors += e + "\n";
+    return nullptr;
+  }
+  auto m = std::make_unique<Module>();
+  m->name = name;
+  m->loaded = std::move(lr.module);
+  modules_.push_back(std::move(m));
+  return modules_.back().get();
+}
+
+void Device::unload(Module* m) {
+  for (auto it = modules_.begin(); it != modules_.end(); ++it)
+    if (it->get() == m) {
+      if (m->loaded) engine_->unload(*m->loaded);
+      modules_.erase(it);
+      return;
+    }
+}
+
+LaunchOutcome Device::launch(const Module& m, const ptx::Function& k, const LaunchRequest& req) {
+  LaunchOutcome out;
+  auto bad = [&](int err, std::string msg) {
+    out.cuda_error = err;
+    out.message = fmt::format("launch of {}: {}", k.name, msg);
+    return out;
+  };
+  const auto& g = req.grid;
+  const auto& b = req.block;
+  if (g.x == 0 || g.y == 0 || g.z == 0 || b.x == 0 || b.y == 0 || b.z == 0 ||
+      b.count() > uint64_t(spec_.max_threads_per_block) || b.x > uint32_t(spec_.max_block_dim[0]) ||
+      b.y > uint32_t(spec_.max_block_dim[1]) || b.z > uint32_t(spec_.max_block_dim[2]) ||
+      g.x > uint32_t(spec_.max_grid_dim[0]) || g.y > uint32_t(spec_.max_grid_dim[1]) ||
+      g.z > uint32_t(spec_.max_grid_dim[2]))
+    return bad(kErrInvalidConfiguration,
+               fmt::format("invalid configuration grid ({},{},{}) block ({},{},{})", g.x, g.y, g.z, b.x, b.y, b.z));
+  uint32_t limit = req.max_dynamic_smem ? req.max_dynamic_smem : spec_.smem_per_block;
+  if (req.dynamic_smem > limit)
+    return bad(kErrInvalidValue, fmt::format("{} bytes of dynamic shared memory exceed the limit of {} "
+                                             "(raise it with cudaFuncSetAttribute)", req.dynamic_smem, limit));
+  if (!m.loaded || !m.loaded->prog.find_kernel(k.name))
+    return bad(kErrInvalidDeviceFunction, "kernel is not loaded");
+
+  func::LaunchConfig lc;
+  lc.grid = g;
+  lc.block = b;
+  lc.dynamic_smem = req.dynamic_smem;
+  lc.params = marshal_params(k, req.args);
+  out.result = engine_->launch(*m.loaded, k.name, lc);
+  out.ran = true;
+
+  KernelRecord rec;
+  rec.name = k.name;
+  rec.grid = g;
+  rec.block = b;
+  rec.dynamic_smem = req.dynamic_smem;
+  rec.warp_instrs = out.result.warp_instrs;
+  rec.thread_instrs = out.result.thread_instrs;
+  rec.start_ns = now_ns_;
+  const double issue_per_cycle = double(spec_.sm_count) * spec_.schedulers_per_sm;
+  const double cycles = std::ceil(double(rec.warp_instrs) / issue_per_cycle);
+  now_ns_ += cycles * 1e6 / spec_.clock_khz;
+  rec.end_ns = now_ns_;
+  rec.ok = out.result.ok();
+  kernels_.push_back(rec);
+  if (!out.result.ok()) out.cuda_error = func::fault_cuda_error(out.result.fault.kind);
+  return out;
+}
+
+std::string Device::summary() const {
+  std::string s;
+  for (auto& k : kernels_)
+    s += fmt::format("warpsim: kernel {} grid ({},{},{}) block ({},{},{}) {} thread instrs, {:.3f} us simulated{}\n",
+                     k.name, k.grid.x, k.grid.y, k.grid.z, k.block.x, k.block.y, k.block.z, k.thread_instrs,
+                     (k.end_ns - k.start_ns) / 1000.0, k.ok ? "" : " (FAULTED)");
+  return s;
+}
+
+}  // namespace warpsim::runtime

@@ -1,0 +1,84 @@
+// One simulated GPU as the CUDA runtime sees it: device memory, the functional engine, the
+// modules loaded on it, kernel launches (with argument marshalling from a CUDA `void** args`
+// array) and a simulated clock for events. Knows nothing of the C ABI (src/cudart does).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "func/engine.hpp"
+#include "mem/device_memory.hpp"
+#include "runtime/gpu_spec.hpp"
+
+namespace warpsim::runtime {
+
+// A PTX module loaded on the device.
+struct Module {
+  std::string name;  // where it came from, for messages
+  std::unique_ptr<func::LoadedModule> loaded;
+  const ptx::Function* kernel(const std::string& name) const;  // null if absent
+  // Device address of a module-scope variable (.global/.const), 0 if absent.
+  uint64_t variable(const std::string& name) const;
+};
+
+struct KernelRecord {
+  std::string name;
+  func::Dim3 grid, block;
+  uint32_t dynamic_smem = 0;
+  uint64_t warp_instrs = 0, thread_instrs = 0;
+  double start_ns = 0, end_ns = 0;  // simulated time
+  bool ok = true;
+};
+
+struct LaunchOutcome {
+  int cuda_error = 0;           // cudaError_t value; 0 on success
+  std::string message;          // why, for errors found before the kernel ran
+  func::LaunchResult result;    // when the kernel ran
+  bool ran = false;
+};
+
+struct LaunchRequest {
+  func::Dim3 grid, block;
+  uint32_t dynamic_smem = 0;
+  uint32_t max_dynamic_smem = 0;  // per-kernel opt-in limit (0: the default per-block limit)
+  void** args = nullptr;          // one pointer per kernel parameter, as cudaLaunchKernel takes
+};
+
+class Device {
+ public:
+  explicit Device(GpuSpec spec);
+  ~Device();
+  const GpuSpec& spec() const { return spec_; }
+  mem::DeviceMemory& memory() { return *mem_; }
+  func::Engine& engine() { return *engine_; }
+
+  // Parses and loads a PTX module. On failure returns null and sets errors (one per line).
+  Module* load_ptx(std::string_view text, const std::string& name, std::string& errors);
+  void unload(Module* m);
+
+  LaunchOutcome launch(const Module& m, const ptx::Function& kernel, const LaunchRequest& req);
+
+  // Simulated time in nanoseconds since device creation. PLACEHOLDER until the timing model lands:
+  // each kernel advances it by ceil(warp instructions / (SMs * schedulers per SM)) cycles at the
+  // SM clock, i.e. as if every scheduler issued one warp instruction per cycle.
+  double now_ns() const { return now_ns_; }
+  const std::vector<KernelRecord>& kernels() const { return kernels_; }
+  // "kernel grid block thread-instrs simulated-time" lines for the exit summary.
+  std::string summary() const;
+
+ private:
+  GpuSpec spec_;
+  std::unique_ptr<mem::DeviceMemory> mem_;
+  std::unique_ptr<func::Engine> engine_;
+  std::vector<std::unique_ptr<Module>> modules_;
+  std::vector<KernelRecord> kernels_;
+  double now_ns_ = 0;
+};
+
+// Builds the kernel parameter buffer (.entry layout) from cudaLaunchKernel's args array.
+std::vector<uint8_t> marshal_params(const ptx::Function& kernel, void** args);
+
+}  // namespace warpsim::runtime

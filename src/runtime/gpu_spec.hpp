@@ -1,0 +1,42 @@
+// The simulated GPU as the runtime API reports it (cudaGetDeviceProperties, cudaDeviceGetAttribute).
+// Values for the A100-SXM4-40GB come from the A100 whitepaper (seeds/) and the CUDA Programming
+// Guide's compute-capability 8.0 limits. When src/config lands these become configs/*.toml data.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace warpsim::runtime {
+
+struct GpuSpec {
+  std::string name;
+  int cc_major = 8, cc_minor = 0;
+  int sm_count = 108;
+  int clock_khz = 1410000;            // boost clock
+  int mem_clock_khz = 1215000;        // HBM2
+  int mem_bus_width = 5120;           // bits
+  uint64_t global_mem = 40ull << 30;
+  int l2_bytes = 40 << 20;
+  int persisting_l2_max = 30 << 20;
+  uint32_t smem_per_block = 48 << 10;        // default, without opt-in
+  uint32_t smem_per_block_optin = 163 << 10; // cudaFuncAttributeMaxDynamicSharedMemorySize limit
+  uint32_t smem_per_sm = 164 << 10;
+  uint32_t reserved_smem_per_block = 1 << 10;
+  int max_threads_per_sm = 2048;
+  int max_blocks_per_sm = 32;
+  int regs_per_sm = 65536;
+  int regs_per_block = 65536;
+  int warp_size = 32;
+  int max_threads_per_block = 1024;
+  int max_block_dim[3] = {1024, 1024, 64};
+  int max_grid_dim[3] = {2147483647, 65535, 65535};
+  uint64_t const_mem = 64 << 10;
+  int schedulers_per_sm = 4;
+  int pci_bus_id = 0, pci_device_id = 0, pci_domain_id = 0;
+};
+
+GpuSpec a100_sxm4_40gb();
+// Known --gpu names ("a100"); false if unknown.
+bool gpu_by_name(const std::string& name, GpuSpec& out);
+
+}  // namespace warpsim::runtime

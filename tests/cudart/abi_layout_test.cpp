@@ -1,0 +1,51 @@
+// warpsim's own declarations of the CUDA runtime ABI (src/cudart/abi.hpp) against the real
+// CUDA headers: sizes and field offsets must match exactly.
+#include <cuda_runtime_api.h>
+#include <gtest/gtest.h>
+
+#include <cstddef>
+
+#include "cudart/abi.hpp"
+
+namespace wabi = warpsim::cudart::abi;
+
+#define SAME_OFFSET(ours, theirs, field) \
+  static_assert(offsetof(ours, field) == offsetof(theirs, field), #field " offset differs")
+
+static_assert(sizeof(wabi::DeviceProp) == sizeof(cudaDeviceProp), "cudaDeviceProp size differs");
+SAME_OFFSET(wabi::DeviceProp, cudaDeviceProp, totalGlobalMem);
+SAME_OFFSET(wabi::DeviceProp, cudaDeviceProp, major);
+SAME_OFFSET(wabi::DeviceProp, cudaDeviceProp, multiProcessorCount);
+SAME_OFFSET(wabi::DeviceProp, cudaDeviceProp, l2CacheSize);
+SAME_OFFSET(wabi::DeviceProp, cudaDeviceProp, sharedMemPerMultiprocessor);
+SAME_OFFSET(wabi::DeviceProp, cudaDeviceProp, sharedMemPerBlockOptin);
+SAME_OFFSET(wabi::DeviceProp, cudaDeviceProp, maxBlocksPerMultiProcessor);
+SAME_OFFSET(wabi::DeviceProp, cudaDeviceProp, reservedSharedMemPerBlock);
+SAME_OFFSET(wabi::DeviceProp, cudaDeviceProp, hostNumaMultinodeIpcSupported);
+SAME_OFFSET(wabi::DeviceProp, cudaDeviceProp, reserved);
+static_assert(sizeof(wabi::FuncAttributes) == sizeof(cudaFuncAttributes), "cudaFuncAttributes size differs");
+SAME_OFFSET(wabi::FuncAttributes, cudaFuncAttributes, ptxVersion);
+SAME_OFFSET(wabi::FuncAttributes, cudaFuncAttributes, maxDynamicSharedSizeBytes);
+SAME_OFFSET(wabi::FuncAttributes, cudaFuncAttributes, nonPortableClusterSizeAllowed);
+static_assert(sizeof(wabi::PointerAttributes) == sizeof(cudaPointerAttributes), "cudaPointerAttributes size differs");
+SAME_OFFSET(wabi::PointerAttributes, cudaPointerAttributes, devicePointer);
+static_assert(sizeof(wabi::Dim3) == sizeof(dim3), "dim3 size differs");
+static_assert(sizeof(wabi::Error) == sizeof(cudaError_t), "cudaError_t size differs");
+
+TEST(CudartAbi, ErrorValuesMatch) {
+  EXPECT_EQ(wabi::ErrInvalidValue, cudaErrorInvalidValue);
+  EXPECT_EQ(wabi::ErrMemoryAllocation, cudaErrorMemoryAllocation);
+  EXPECT_EQ(wabi::ErrInvalidConfiguration, cudaErrorInvalidConfiguration);
+  EXPECT_EQ(wabi::ErrInvalidSymbol, cudaErrorInvalidSymbol);
+  EXPECT_EQ(wabi::ErrInvalidMemcpyDirection, cudaErrorInvalidMemcpyDirection);
+  EXPECT_EQ(wabi::ErrMissingConfiguration, cudaErrorMissingConfiguration);
+  EXPECT_EQ(wabi::ErrInvalidDeviceFunction, cudaErrorInvalidDeviceFunction);
+  EXPECT_EQ(wabi::ErrInvalidDevice, cudaErrorInvalidDevice);
+  EXPECT_EQ(wabi::ErrNoKernelImageForDevice, cudaErrorNoKernelImageForDevice);
+  EXPECT_EQ(wabi::ErrInvalidPtx, cudaErrorInvalidPtx);
+  EXPECT_EQ(wabi::ErrInvalidResourceHandle, cudaErrorInvalidResourceHandle);
+  EXPECT_EQ(wabi::ErrIllegalAddress, cudaErrorIllegalAddress);
+  EXPECT_EQ(wabi::ErrLaunchFailure, cudaErrorLaunchFailure);
+  EXPECT_EQ(wabi::ErrNotSupported, cudaErrorNotSupported);
+  EXPECT_EQ(int(wabi::Default), int(cudaMemcpyDefault));
+}

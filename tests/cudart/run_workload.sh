@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Builds a CUDA program the way a user does (nvcc -cudart shared -arch=sm_80) and runs it under
+# `warpsim run`, comparing its stdout with an expected file.
+# Usage: run_workload.sh WARPSIM WORKDIR SOURCE.cu EXPECTED_STDOUT|- [EXPECTED_EXIT] [STDERR_REGEX]
+# Exit 77 (CTest SKIP_RETURN_CODE) when nvcc is not on PATH.
+set -uo pipefail
+warpsim=$1 workdir=$2 src=$3 expected=$4 want_rc=${5:-0} stderr_re=${6:-}
+if ! command -v nvcc >/dev/null 2>&1; then
+  echo "SKIP: nvcc is not on PATH (install the CUDA toolkit to build CUDA programs)"
+  exit 77
+fi
+name=$(basename "$src" .cu)
+mkdir -p "$workdir"
+bin="$workdir/$name"
+if [[ ! -x "$bin" || "$src" -nt "$bin" ]]; then
+  nvcc -cudart shared -arch=sm_80 -o "$bin" "$src" || { echo "FAIL: nvcc could not build $src"; exit 1; }
+fi
+out="$workdir/$name.stdout" err="$workdir/$name.stderr"
+"$warpsim" run -- "$bin" >"$out" 2>"$err"
+rc=$?
+cat "$err" >&2
+if [[ $rc -ne $want_rc ]]; then
+  echo "FAIL: $name exited with $rc, expected $want_rc"; cat "$out"; exit 1
+fi
+if [[ "$expected" != "-" ]] && ! diff -u "$expected" "$out"; then
+  echo "FAIL: $name stdout differs from $expected"; exit 1
+fi
+if [[ -n "$stderr_re" ]] && ! tr "\n" " " <"$err" | grep -Eq "$stderr_re"; then
+  echo "FAIL: $name stderr does not match /$stderr_re/"; exit 1
+fi
+echo "PASS: $name"
