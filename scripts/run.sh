@@ -1,8 +1,15 @@
 #!/usr/bin/env bash
-# The main job: build warpsim and run it on the bundled workload for the default machine (A100).
-# Today the simulator's front end is what exists: it parses the workload's PTX and summarises its
-# kernels. Later layers turn this into a simulated run (see README.md).
+# The main job: build warpsim, build the bundled vector-add workload with nvcc as a user would
+# (nvcc -cudart shared -arch=sm_80), and run it unmodified on the simulated A100 with
+# `warpsim run`. Without nvcc, it checks the workload's committed PTX instead.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/build.sh
-./build/warpsim ptx check workloads/vecadd/vecadd.ptx
+if command -v nvcc >/dev/null 2>&1; then
+  mkdir -p build/workloads
+  nvcc -cudart shared -arch=sm_80 -o build/workloads/vecadd workloads/vecadd/vecadd.cu
+  ./build/warpsim run --gpu a100 -- ./build/workloads/vecadd
+else
+  echo "nvcc not found: checking the committed PTX of the workload instead of running it" >&2
+  ./build/warpsim ptx check workloads/vecadd/vecadd.ptx
+fi
