@@ -17,6 +17,7 @@
 #include "ptx/parser.hpp"
 #include "ptx/printer.hpp"
 #include "ptx/summary.hpp"
+#include "runtime/gpu_spec.hpp"
 
 namespace {
 
@@ -108,14 +109,90 @@ std::string find_cudart_dir() {
   return {};
 }
 
-int run_program(const std::string& gpu, const std::string& mode, bool quiet, const std::vector<std::string>& argv) {
+// "unknown GPU 'x' (known: a100, a100-80gb)" and false if the name is not a known machine.
+bool check_gpu(const char* cmd, const std::string& gpu, runtime::GpuSpec& spec) {
+  if (runtime::gpu_by_name(gpu, spec)) return true;
+  std::string known;
+  for (auto& n : runtime::gpu_names()) known += (known.empty() ? "" : ", ") + n;
+  fmt::print(stderr, "{}: unknown GPU '{}' (known: {}; `warpsim gpus` lists them)\n", cmd, gpu, known);
+  return false;
+}
+
+std::string json_escape(const std::string& v) {
+  std::string o = "\"";
+  for (unsigned char c : v) {
+    if (c == '"' || c == '\\') o += '\\', o += char(c);
+    else if (c == '\n') o += "\\n";
+    else if (c == '\t') o += "\\t";
+    else if (c < 0x20) o += fmt::format("\\u{:04x}", c);
+    else o += char(c);
+  }
+  return o + "\"";
+}
+
+// DIR/report.json: the program, its exit status and the simulation's records (which the library
+// wrote to DIR/.simulation.json when the program exited).
+bool write_report(const std::string& dir, const std::string& gpu, const std::vector<std::string>& argv, int exit_code,
+                  int signal) {
+  namespace fs = std::filesystem;
+  const fs::path sim = fs::path(dir) / ".simulation.json";
+  std::string body;
+  {
+    std::ifstream in(sim, std::ios::binary);
+    if (in) body.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  std::error_code ec;
+  fs::remove(sim, ec);
+  while (!body.empty() && (body.back() == '\n' || body.back() == ' ')) body.pop_back();
+  // The library's object without its braces, spliced into ours; a program that never used the
+  // device leaves none.
+  if (body.size() >= 2 && body.front() == '{' && body.back() == '}') body = body.substr(1, body.size() - 2);
+  else
+    body = "\"gpu\": " + json_escape(gpu) + ", \"mode\": \"functional\", \"kernels\": [], \"totals\": {\"kernels\": 0, "
+           "\"faulted\": 0, \"warp_instructions\": 0, \"thread_instructions\": 0, \"simulated_ns\": 0, "
+           "\"registers_estimated\": false}";
+  std::string args;
+  for (auto& a : argv) args += (args.empty() ? "" : ", ") + json_escape(a);
+  std::string out = fmt::format("{{\"warpsim_version\": {}, \"program\": [{}], \"exit_code\": {}, \"signal\": {},\n  {}\n}}\n",
+                                json_escape(WARPSIM_VERSION), args, exit_code, signal ? std::to_string(signal) : "null",
+                                body);
+  const fs::path path = fs::path(dir) / "report.json";
+  std::ofstream o(path, std::ios::binary);
+  o << out;
+  if (!o) {
+    fmt::print(stderr, "warpsim run: cannot write {}\n", path.string());
+    return false;
+  }
+  fmt::print(stderr, "warpsim: report written to {}\n", path.string());
+  return true;
+}
+
+int run_program(const std::string& gpu, const std::string& mode, bool quiet, const std::string& report,
+                const std::vector<std::string>& argv) {
   if (argv.empty()) {
     fmt::print(stderr, "warpsim run: no program given (usage: warpsim run [options] -- PROGRAM ARGS...)\n");
     return 2;
   }
-  if (mode != "functional") {
-    fmt::print(stderr, "warpsim run: --mode {} is not available yet (only 'functional')\n", mode);
+  if (mode == "timing") {
+    fmt::print(stderr, "warpsim run: timing mode is not available yet; use --mode functional\n");
     return 2;
+  }
+  if (mode != "functional") {
+    fmt::print(stderr, "warpsim run: unknown mode '{}' (functional; timing is not available yet)\n", mode);
+    return 2;
+  }
+  runtime::GpuSpec spec;
+  if (!check_gpu("warpsim run", gpu, spec)) return 2;
+  if (!report.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(report, ec);
+    if (ec || !std::filesystem::is_directory(report)) {
+      fmt::print(stderr, "warpsim run: cannot create report folder '{}': {}\n", report, ec.message());
+      return 2;
+    }
+    const auto sim = std::filesystem::absolute(std::filesystem::path(report) / ".simulation.json");
+    std::filesystem::remove(sim, ec);
+    setenv("WARPSIM_REPORT_SIM", sim.c_str(), 1);
   }
   const std::string libdir = find_cudart_dir();
   if (libdir.empty()) {
@@ -145,6 +222,9 @@ int run_program(const std::string& gpu, const std::string& mode, bool quiet, con
   int status = 0;
   while (waitpid(pid, &status, 0) < 0)
     if (errno != EINTR) return 2;
+  if (!report.empty())
+    write_report(report, gpu, argv, WIFEXITED(status) ? WEXITSTATUS(status) : -1,
+                 WIFSIGNALED(status) ? WTERMSIG(status) : 0);
   if (WIFEXITED(status)) return WEXITSTATUS(status);
   if (WIFSIGNALED(status)) {
     fmt::print(stderr, "warpsim run: {} was killed by signal {} ({})\n", argv[0], WTERMSIG(status),
@@ -152,6 +232,45 @@ int run_program(const std::string& gpu, const std::string& mode, bool quiet, con
     return 128 + WTERMSIG(status);
   }
   return 2;
+}
+
+int list_gpus() {
+  for (auto& n : runtime::gpu_names()) {
+    runtime::GpuSpec g;
+    runtime::gpu_by_name(n, g);
+    fmt::print("{:<12} {} (compute capability {}.{}, {} SMs, {} GB)\n", n, g.name, g.cc_major, g.cc_minor, g.sm_count,
+               g.global_mem >> 30);
+  }
+  return 0;
+}
+
+int gpu_info(const std::string& name) {
+  runtime::GpuSpec g;
+  if (!check_gpu("warpsim info", name, g)) return 2;
+  auto kb = [](uint64_t b) { return fmt::format("{} KB ({} bytes)", b / 1024, b); };
+  fmt::print("{}\n", g.name);
+  fmt::print("  compute capability        {}.{}\n", g.cc_major, g.cc_minor);
+  fmt::print("  SMs                       {}\n", g.sm_count);
+  fmt::print("  SM clock                  {} MHz\n", g.clock_khz / 1000);
+  fmt::print("  memory clock              {} MHz\n", g.mem_clock_khz / 1000);
+  fmt::print("  memory bus width          {} bits\n", g.mem_bus_width);
+  fmt::print("  global memory             {} GB ({} bytes)\n", g.global_mem >> 30, g.global_mem);
+  fmt::print("  L2 cache                  {} MB\n", g.l2_bytes >> 20);
+  fmt::print("  persisting L2 max         {} MB\n", g.persisting_l2_max >> 20);
+  fmt::print("  constant memory           {}\n", kb(g.const_mem));
+  fmt::print("  shared memory per SM      {}\n", kb(g.smem_per_sm));
+  fmt::print("  shared memory per block   {} (opt-in up to {})\n", kb(g.smem_per_block), kb(g.smem_per_block_optin));
+  fmt::print("  reserved smem per block   {}\n", kb(g.reserved_smem_per_block));
+  fmt::print("  registers per SM          {} (32-bit)\n", g.regs_per_sm);
+  fmt::print("  registers per block       {} (32-bit)\n", g.regs_per_block);
+  fmt::print("  max threads per SM        {}\n", g.max_threads_per_sm);
+  fmt::print("  max blocks per SM         {}\n", g.max_blocks_per_sm);
+  fmt::print("  max threads per block     {}\n", g.max_threads_per_block);
+  fmt::print("  max block dimensions      {} x {} x {}\n", g.max_block_dim[0], g.max_block_dim[1], g.max_block_dim[2]);
+  fmt::print("  max grid dimensions       {} x {} x {}\n", g.max_grid_dim[0], g.max_grid_dim[1], g.max_grid_dim[2]);
+  fmt::print("  warp size                 {} threads\n", g.warp_size);
+  fmt::print("  warp schedulers per SM    {}\n", g.schedulers_per_sm);
+  return 0;
 }
 
 }  // namespace
@@ -184,19 +303,29 @@ int main(int argc, char** argv) {
   auto* run = app.add_subcommand("run", "Run an unmodified CUDA program (nvcc -cudart shared) on the simulated GPU: "
                                         "warpsim run [options] -- PROGRAM ARGS...");
   run->add_option("--gpu", run_gpu, "GPU to simulate (a100, a100-80gb)");
-  run->add_option("--mode", run_mode, "Simulation mode (functional)");
+  run->add_option("--mode", run_mode, "Simulation mode (functional; timing is not available yet)");
   run->add_flag("-q,--quiet", run_quiet, "No per-kernel summary at exit");
+  std::string run_report;
+  run->add_option("--report", run_report, "Write DIR/report.json: per-kernel records, exit code, totals");
   std::vector<std::string> run_args;
   run->add_option("command", run_args, "PROGRAM ARGS... (after --)");
   run->prefix_command();
 
+  auto* gpus = app.add_subcommand("gpus", "List the GPUs warpsim can simulate (the --gpu names)");
+  std::string info_gpu = "a100";
+  auto* info = app.add_subcommand("info", "Print a simulated GPU's parameters");
+  info->add_option("--gpu", info_gpu, "GPU (see `warpsim gpus`)");
+
   CLI11_PARSE(app, argc, argv);
+
+  if (gpus->parsed()) return list_gpus();
+  if (info->parsed()) return gpu_info(info_gpu);
 
   if (run->parsed()) {
     auto rest = run->remaining();
     if (!rest.empty() && rest.front() == "--") rest.erase(rest.begin());
     run_args.insert(run_args.end(), rest.begin(), rest.end());
-    return run_program(run_gpu, run_mode, run_quiet, run_args);
+    return run_program(run_gpu, run_mode, run_quiet, run_report, run_args);
   }
 
   if (check->parsed()) return ptx_check(check_files, quiet);

@@ -19,6 +19,8 @@ enum : Error {
   ErrInvalidSymbol = 13,
   ErrInvalidDevicePointer = 17,
   ErrInvalidMemcpyDirection = 21,
+  ErrLaunchOutOfResources = 7,
+  ErrInvalidPitchValue = 12,
   ErrMissingConfiguration = 52,
   ErrInvalidDeviceFunction = 98,
   ErrNoDevice = 100,
@@ -157,6 +159,28 @@ struct FuncAttributes {
   int clusterSchedulingPolicyPreference;
   int nonPortableClusterSizeAllowed;
   int reserved[16];
+};
+
+// cudaPitchedPtr, cudaExtent, cudaPos, cudaMemcpy3DParms (driver_types.h).
+struct PitchedPtr {
+  void* ptr;
+  size_t pitch, xsize, ysize;
+};
+struct Extent {
+  size_t width, height, depth;
+};
+struct Pos {
+  size_t x, y, z;
+};
+struct Memcpy3DParms {
+  void* srcArray;
+  Pos srcPos;
+  PitchedPtr srcPtr;
+  void* dstArray;
+  Pos dstPos;
+  PitchedPtr dstPtr;
+  Extent extent;
+  int kind;
 };
 
 struct PointerAttributes {

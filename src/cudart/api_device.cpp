@@ -8,6 +8,7 @@
 #include "cudart/device_props.hpp"
 #include "cudart/export.hpp"
 #include "cudart/state.hpp"
+#include "runtime/occupancy.hpp"
 
 using namespace warpsim;
 using namespace warpsim::cudart;
@@ -150,6 +151,29 @@ KernelEntry* kernel_for(State& s, const void* func, int& err) {
 }
 }  // namespace
 
+namespace {
+// The static shared memory of a kernel: the cubin's, else the engine's layout of the PTX.
+uint32_t static_smem(const KernelEntry& k) {
+  if (!k.regs_estimated) return k.res.static_shared;
+  const auto* df = k.module->loaded->prog.find_kernel(k.name);
+  return df ? uint32_t(df->static_shared) : 0;
+}
+int max_threads(const runtime::GpuSpec& spec, const KernelEntry& k) {
+  int n = runtime::max_threads_for_regs(spec, k.regs_estimated ? 0 : k.res.regs);
+  if (k.res.max_threads) n = std::min<int>(n, int(k.res.max_threads));
+  return n;
+}
+runtime::KernelUsage usage(const runtime::GpuSpec& spec, const KernelEntry& k) {
+  runtime::KernelUsage u;
+  u.regs = k.res.regs;
+  u.static_smem = static_smem(k);
+  u.max_threads = uint32_t(max_threads(spec, k));
+  u.max_dynamic_smem = uint32_t(k.max_dynamic_smem);
+  u.carveout = k.carveout;
+  return u;
+}
+}  // namespace
+
 CUDART_API abi::Error cudaFuncGetAttributes(abi::FuncAttributes* attr, const void* func) {
   State& s = State::get();
   std::lock_guard g(s.mu);
@@ -160,10 +184,12 @@ CUDART_API abi::Error cudaFuncGetAttributes(abi::FuncAttributes* attr, const voi
   std::memset(attr, 0, sizeof *attr);
   const auto* df = k->module->loaded->prog.find_kernel(k->name);
   const auto& spec = s.dev->spec();
-  attr->sharedSizeBytes = df ? df->static_shared : 0;
-  attr->localSizeBytes = df ? df->local_frame : 0;
-  attr->maxThreadsPerBlock = spec.max_threads_per_block;
-  attr->numRegs = 32;  // placeholder: the cubin's .nv.info register count is not read yet
+  attr->sharedSizeBytes = static_smem(*k);
+  // Registers, stack frame and launch bounds come from the fatbinary's sm_80 cubin (what ptxas
+  // reports); without one, registers are estimated from the PTX (estimate_registers).
+  attr->localSizeBytes = k->regs_estimated ? (df ? df->local_frame : 0) : k->res.frame;
+  attr->maxThreadsPerBlock = max_threads(spec, *k);
+  attr->numRegs = k->res.regs;
   // ptxVersion is the virtual architecture the PTX targets (80 for .target sm_80), not the ISA
   // version; CUB picks its tuning policies by it.
   attr->ptxVersion = spec.cc_major * 10 + spec.cc_minor;
@@ -172,14 +198,13 @@ CUDART_API abi::Error cudaFuncGetAttributes(abi::FuncAttributes* attr, const voi
   attr->binaryVersion = spec.cc_major * 10 + spec.cc_minor;
   attr->maxDynamicSharedSizeBytes =
       k->max_dynamic_smem ? k->max_dynamic_smem : int(spec.smem_per_block - attr->sharedSizeBytes);
-  attr->preferredShmemCarveout = -1;
+  attr->preferredShmemCarveout = k->carveout;
   return 0;
 }
 
 CUDART_API abi::Error cudaFuncSetAttribute(const void* func, int attr, int value) {
   State& s = State::get();
   std::lock_guard g(s.mu);
-  int err = 0;
   auto it = s.kernels.find(func);
   if (it == s.kernels.end()) return ret(abi::ErrInvalidDeviceFunction);
   KernelEntry& k = it->second;
@@ -188,28 +213,27 @@ CUDART_API abi::Error cudaFuncSetAttribute(const void* func, int attr, int value
     k.max_dynamic_smem = value;
     return 0;
   }
-  (void)err;
-  if (attr >= 9 && attr <= 15) return 0;  // carveout and cluster hints
+  if (attr == 9) {  // cudaFuncAttributePreferredSharedMemoryCarveout: -1 (default) or 0..100 percent
+    if (value < -1 || value > 100) return ret(abi::ErrInvalidValue);
+    k.carveout = value;
+    return 0;
+  }
+  if (attr >= 10 && attr <= 15) return 0;  // cluster hints
   return ret(abi::ErrInvalidValue);
 }
 
+// The CUDA occupancy calculator's rules (runtime/occupancy.hpp).
 CUDART_API abi::Error cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* numBlocks, const void* func,
                                                                              int blockSize, size_t dynamicSMemSize,
                                                                              unsigned int flags) {
   State& s = State::get();
   std::lock_guard g(s.mu);
   if (!numBlocks || blockSize <= 0) return ret(abi::ErrInvalidValue);
+  (void)flags;  // cudaOccupancyDisableCachingOverride: no partitioned global caching on cc 8.0
   int err = 0;
   KernelEntry* k = kernel_for(s, func, err);
   if (!k) return ret(err);
-  const auto& spec = s.dev->spec();
-  const auto* df = k->module->loaded->prog.find_kernel(k->name);
-  const uint64_t smem = (df ? df->static_shared : 0) + dynamicSMemSize + spec.reserved_smem_per_block;
-  const int warps = (blockSize + spec.warp_size - 1) / spec.warp_size;
-  int n = std::min(spec.max_blocks_per_sm, spec.max_threads_per_sm / (warps * spec.warp_size));
-  if (smem) n = std::min<int>(n, int(spec.smem_per_sm / smem));
-  n = std::min(n, spec.regs_per_sm / (32 * warps * spec.warp_size));  // 32 registers per thread assumed
-  *numBlocks = std::max(n, 0);
+  *numBlocks = runtime::occupancy(s.dev->spec(), usage(s.dev->spec(), *k), blockSize, dynamicSMemSize).blocks;
   return 0;
 }
 

@@ -8,6 +8,7 @@
 #include "cudart/export.hpp"
 #include "cudart/launch.hpp"
 #include "cudart/state.hpp"
+#include "runtime/occupancy.hpp"
 
 using namespace warpsim;
 using namespace warpsim::cudart;
@@ -31,7 +32,23 @@ int launch_kernel(const void* func, abi::Dim3 grid, abi::Dim3 block, void** args
   req.dynamic_smem = uint32_t(shmem);
   req.max_dynamic_smem = uint32_t(k.max_dynamic_smem);
   req.args = args;
+  req.regs = k.res.regs;
+  req.regs_estimated = k.regs_estimated;
   if (shmem > 0xffffffffu) return ret(abi::ErrInvalidValue);
+  // As on hardware: a block needing more registers than an SM has (or more threads than the
+  // kernel's launch bounds allow) cannot launch. Estimated counts are not trusted for this.
+  {
+    const uint64_t threads = uint64_t(block.x) * block.y * block.z;
+    const int cap = k.regs_estimated ? s.dev->spec().max_threads_per_block
+                                     : runtime::max_threads_for_regs(s.dev->spec(), k.res.regs);
+    const uint64_t bound = k.res.max_threads ? std::min<uint64_t>(cap, k.res.max_threads) : uint64_t(cap);
+    if (threads > bound && threads <= uint64_t(s.dev->spec().max_threads_per_block)) {
+      if (s.opts.trace)
+        fmt::print(stderr, "warpsim: launch of {}: {} threads per block exceed the kernel's limit of {}\n", k.name,
+                   threads, bound);
+      return ret(abi::ErrLaunchOutOfResources);
+    }
+  }
   s.sync_managed_to_device();
   auto out = s.dev->launch(*k.module, *k.fn, req);
   if (!out.ran) {

@@ -301,3 +301,65 @@ CUDART_API abi::Error cudaMemcpyFromSymbolAsync(void* dst, const void* symbol, s
                                                 abi::Stream) {
   return cudaMemcpyFromSymbol(dst, symbol, count, offset, kind);
 }
+
+// 3D memory on pitched pointers (cudaMalloc3D, cudaMemcpy3D, cudaMemset3D). cudaArray forms are
+// not supported (no CUDA arrays / textures yet).
+CUDART_API abi::Error cudaMalloc3D(abi::PitchedPtr* p, abi::Extent e) {
+  if (!p) return ret(abi::ErrInvalidValue);
+  size_t pitch = 0;
+  void* ptr = nullptr;
+  if (int err = cudaMallocPitch(&ptr, &pitch, e.width, e.height * e.depth)) return err;
+  *p = abi::PitchedPtr{ptr, pitch, e.width, e.height};
+  return 0;
+}
+
+CUDART_API abi::Error cudaMemcpy3D(const abi::Memcpy3DParms* p) {
+  State& s = State::get();
+  std::lock_guard g(s.mu);
+  if (int e = check_sticky(s)) return e;
+  if (!p) return ret(abi::ErrInvalidValue);
+  if (p->srcArray || p->dstArray) {
+    static bool told = false;
+    if (!told) fmt::print(stderr, "warpsim: cudaMemcpy3D with a cudaArray is not supported (CUDA arrays are not simulated yet)\n");
+    told = true;
+    return ret(abi::ErrNotSupported);
+  }
+  const auto& sp = p->srcPtr;
+  const auto& dp = p->dstPtr;
+  const auto& e = p->extent;  // width in bytes for pitched pointers
+  if (!sp.ptr || !dp.ptr) return ret(abi::ErrInvalidValue);
+  if (p->srcPos.x + e.width > sp.pitch || p->dstPos.x + e.width > dp.pitch) return ret(abi::ErrInvalidPitchValue);
+  const size_t sys = sp.ysize ? sp.ysize : e.height, dys = dp.ysize ? dp.ysize : e.height;
+  for (size_t z = 0; z < e.depth; ++z)
+    for (size_t y = 0; y < e.height; ++y) {
+      const char* src = static_cast<const char*>(sp.ptr) +
+                        ((p->srcPos.z + z) * sys + p->srcPos.y + y) * sp.pitch + p->srcPos.x;
+      char* dst = static_cast<char*>(dp.ptr) + ((p->dstPos.z + z) * dys + p->dstPos.y + y) * dp.pitch + p->dstPos.x;
+      if (int err = copy(s, dst, src, e.width, p->kind)) return err;
+    }
+  return 0;
+}
+
+CUDART_API abi::Error cudaMemcpy3DAsync(const abi::Memcpy3DParms* p, abi::Stream) { return cudaMemcpy3D(p); }
+CUDART_API abi::Error cudaMemcpy3DAsync_ptsz(const abi::Memcpy3DParms* p, abi::Stream) { return cudaMemcpy3D(p); }
+CUDART_API abi::Error cudaMemcpy3D_ptds(const abi::Memcpy3DParms* p) { return cudaMemcpy3D(p); }
+
+CUDART_API abi::Error cudaMemset3D(abi::PitchedPtr p, int value, abi::Extent e) {
+  State& s = State::get();
+  std::lock_guard g(s.mu);
+  if (int err = check_sticky(s)) return err;
+  if (!p.ptr || e.width > p.pitch) return ret(abi::ErrInvalidValue);
+  const size_t ys = p.ysize ? p.ysize : e.height;
+  for (size_t z = 0; z < e.depth; ++z)
+    for (size_t y = 0; y < e.height; ++y)
+      if (int err = memset_any(s, static_cast<char*>(p.ptr) + (z * ys + y) * p.pitch, value, e.width)) return err;
+  return 0;
+}
+
+CUDART_API abi::Error cudaMemset3DAsync(abi::PitchedPtr p, int value, abi::Extent e, abi::Stream) {
+  return cudaMemset3D(p, value, e);
+}
+CUDART_API abi::Error cudaMemset3DAsync_ptsz(abi::PitchedPtr p, int value, abi::Extent e, abi::Stream) {
+  return cudaMemset3D(p, value, e);
+}
+CUDART_API abi::Error cudaMemset3D_ptds(abi::PitchedPtr p, int value, abi::Extent e) { return cudaMemset3D(p, value, e); }

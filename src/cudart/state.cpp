@@ -1,11 +1,15 @@
 #include "cudart/state.hpp"
 
 #include <fmt/format.h>
+#include <cxxabi.h>
 #include <sys/mman.h>
 
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <algorithm>
+
+#include "ptx/isa.hpp"
 
 namespace warpsim::cudart {
 
@@ -48,6 +52,21 @@ bool State::ensure_loaded(FatbinHandle& h) {
     return false;
   }
   const uint32_t arch = uint32_t(dev->spec().cc_major * 10 + dev->spec().cc_minor);
+  // Resources (register counts, stack sizes) from the cubins a device of this architecture would
+  // run: same major version, minor <= ours. The device-linked cubin (first container) wins.
+  for (auto& c : containers)
+    for (auto& e : c)
+      if (e.kind == EntryKind::Elf && e.error.empty() && e.arch / 10 == arch / 10 && e.arch <= arch) {
+        std::map<std::string, KernelResources> res;
+        std::string cerr;
+        if (!read_cubin_resources(e.payload.data(), e.payload.size(), res, cerr)) {
+          if (opts.trace) fmt::print(stderr, "warpsim: trace: {}\n", cerr);
+          continue;
+        }
+        for (auto& [n, r] : res)
+          if (r.regs >= 0) h.cubin.emplace(n, r);
+        h.has_cubin = true;
+      }
   std::string why_not;
   for (size_t i = 0; i < containers.size(); ++i) {
     const FatbinEntry* e = best_ptx(containers[i], arch);
@@ -87,6 +106,17 @@ int State::resolve(KernelEntry& k) {
     if (auto* f = m->kernel(k.name)) {
       k.module = m;
       k.fn = f;
+      if (auto c = k.fatbin->cubin.find(k.name); c != k.fatbin->cubin.end()) {
+        k.res = c->second;
+      } else {
+        k.res = KernelResources{};
+        k.res.regs = estimate_registers(*f);
+        k.regs_estimated = true;
+        uint64_t t = 0;
+        if (f->perf.reqntid_dims) t = uint64_t(f->perf.reqntid[0]) * std::max(1u, f->perf.reqntid[1]) * std::max(1u, f->perf.reqntid[2]);
+        else if (f->perf.maxntid_dims) t = uint64_t(f->perf.maxntid[0]) * std::max(1u, f->perf.maxntid[1]) * std::max(1u, f->perf.maxntid[2]);
+        if (t && t <= 1024) k.res.max_threads = uint32_t(t);
+      }
       return 0;
     }
   static std::set<std::string> reported;
@@ -143,8 +173,71 @@ void State::print_summary() {
   if (opts.quiet || dev->kernels().empty()) return;
   fflush(stdout);
   std::string s = dev->summary();
-  fmt::print(stderr, "{}warpsim: {} kernel launch{}, {:.3f} us simulated (functional mode; placeholder timing)\n", s,
-             dev->kernels().size(), dev->kernels().size() == 1 ? "" : "es", dev->now_ns() / 1000.0);
+  bool estimated = false;
+  for (auto& k : dev->kernels()) estimated |= k.regs_estimated;
+  fmt::print(stderr, "{}warpsim: {} kernel launch{}, {:.3f} us simulated (functional mode; placeholder timing{})\n", s,
+             dev->kernels().size(), dev->kernels().size() == 1 ? "" : "es", dev->now_ns() / 1000.0,
+             estimated ? "; register counts estimated: no sm_80 cubin in the fatbinary" : "");
+}
+
+namespace {
+std::string json_str(std::string_view v) {
+  std::string o = "\"";
+  for (unsigned char c : v) {
+    switch (c) {
+      case '"': o += "\\\""; break;
+      case '\\': o += "\\\\"; break;
+      case '\n': o += "\\n"; break;
+      case '\r': o += "\\r"; break;
+      case '\t': o += "\\t"; break;
+      default:
+        if (c < 0x20) o += fmt::format("\\u{:04x}", c);
+        else o += char(c);
+    }
+  }
+  return o + "\"";
+}
+std::string demangle(const std::string& n) {
+  int st = 0;
+  char* d = ::abi::__cxa_demangle(n.c_str(), nullptr, nullptr, &st);
+  std::string r = (st == 0 && d) ? d : n;
+  std::free(d);
+  return r;
+}
+}  // namespace
+
+std::string State::report_json() {
+  std::string o = fmt::format("{{\"gpu\": {}, \"mode\": \"functional\", \"kernels\": [", json_str(dev->spec().name));
+  uint64_t wi = 0, ti = 0, faults = 0;
+  bool estimated = false;
+  const auto& ks = dev->kernels();
+  for (size_t i = 0; i < ks.size(); ++i) {
+    const auto& k = ks[i];
+    wi += k.warp_instrs;
+    ti += k.thread_instrs;
+    faults += !k.ok;
+    estimated |= k.regs_estimated;
+    o += fmt::format(
+        "{}\n    {{\"name\": {}, \"demangled\": {}, \"grid\": [{}, {}, {}], \"block\": [{}, {}, {}], "
+        "\"dynamic_smem\": {}, \"registers\": {}, \"registers_estimated\": {}, \"warp_instructions\": {}, "
+        "\"thread_instructions\": {}, \"start_ns\": {:.3f}, \"simulated_ns\": {:.3f}, \"fault\": {}}}",
+        i ? "," : "", json_str(k.name), json_str(demangle(k.name)), k.grid.x, k.grid.y, k.grid.z, k.block.x,
+        k.block.y, k.block.z, k.dynamic_smem, k.regs, k.regs_estimated ? "true" : "false", k.warp_instrs,
+        k.thread_instrs, k.start_ns, k.end_ns - k.start_ns, k.ok ? "null" : json_str(k.fault));
+  }
+  o += fmt::format(
+      "{}],\n  \"totals\": {{\"kernels\": {}, \"faulted\": {}, \"warp_instructions\": {}, \"thread_instructions\": {}, "
+      "\"simulated_ns\": {:.3f}, \"registers_estimated\": {}}}}}",
+      ks.empty() ? "" : "\n  ", ks.size(), faults, wi, ti, dev->now_ns(), estimated ? "true" : "false");
+  return o;
+}
+
+int estimate_registers(const ptx::Function& f) {
+  uint64_t n = 0;
+  for (auto& r : f.regs) n += (uint64_t(ptx::type_size(r.type)) * r.vec + 3) / 4;
+  uint64_t cap = 255;
+  if (f.perf.maxnreg) cap = std::min<uint64_t>(cap, f.perf.maxnreg);
+  return int(std::clamp<uint64_t>(n, 2, cap));
 }
 
 int& last_error() {
@@ -176,7 +269,19 @@ void trace_call(const char* name) { fmt::print(stderr, "warpsim: trace: {}\n", n
 namespace {
 // Prints the per-kernel summary when the program exits (if it ever touched the device).
 __attribute__((destructor)) void at_unload() {
-  if (g_created) State::get().print_summary();
+  if (!g_created) return;
+  State& s = State::get();
+  s.print_summary();
+  // `warpsim run --report DIR` passes DIR/.simulation.json; it assembles DIR/report.json.
+  if (const char* path = std::getenv("WARPSIM_REPORT_SIM"); path && *path) {
+    std::string text = s.report_json() + "\n";
+    if (FILE* f = std::fopen(path, "w")) {
+      std::fwrite(text.data(), 1, text.size(), f);
+      std::fclose(f);
+    } else {
+      fmt::print(stderr, "warpsim: cannot write {}: {}\n", path, std::strerror(errno));
+    }
+  }
 }
 }  // namespace
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "cudart/abi.hpp"
+#include "cudart/cubin.hpp"
 #include "cudart/fatbin.hpp"
 #include "runtime/device.hpp"
 
@@ -23,6 +24,9 @@ struct FatbinHandle {
   std::vector<runtime::Module*> modules;  // one per translation unit with PTX
   std::string error;              // why loading failed (reported at first use)
   int error_code = 0;
+  // Kernel resources from the fatbinary's ELF cubins for this device (ptxas's register counts).
+  std::map<std::string, KernelResources> cubin;
+  bool has_cubin = false;
 };
 
 struct KernelEntry {
@@ -31,7 +35,16 @@ struct KernelEntry {
   runtime::Module* module = nullptr;  // resolved at first use
   const ptx::Function* fn = nullptr;
   int max_dynamic_smem = 0;       // cudaFuncAttributeMaxDynamicSharedMemorySize (0: default)
+  int carveout = -1;              // cudaFuncAttributePreferredSharedMemoryCarveout
+  KernelResources res;            // registers, stack, launch bounds (set by resolve)
+  bool regs_estimated = false;    // no cubin: registers estimated from the PTX
 };
+
+// Registers per thread estimated from a kernel's PTX when the fatbinary has no cubin for the
+// device: its virtual registers in 32-bit units (64-bit ones count two, predicates none), capped
+// at .maxnreg and at 255. Always >= the real count's lower bound of 2... it is an upper estimate:
+// ptxas reuses registers, so real counts are usually lower.
+int estimate_registers(const ptx::Function& f);
 
 struct VarEntry {
   FatbinHandle* fatbin = nullptr;
@@ -91,6 +104,8 @@ class State {
   void sync_managed_to_host();
 
   void print_summary();
+  // The simulation's part of `warpsim run --report`: {"gpu":..., "kernels":[...], "totals":{...}}.
+  std::string report_json();
 
  private:
   State();

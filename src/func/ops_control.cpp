@@ -413,7 +413,25 @@ void exec_nop(ExecCtx&, const DInstr&, uint32_t) {}
 
 // ---------------------------------------------------------------- CTA barriers
 
-// flags: bit0 wait (sync) vs arrive; bit1 has count; bits 4-5 red op (1 popc, 2 and, 3 or)
+// bar{.cta}.sync/.red/.arrive and barrier.*.aligned require every thread of a warp to execute the
+// same barrier instruction. Threads of one warp waiting at two different aligned barriers hang real
+// hardware (they never combine); report that instead of completing the barrier.
+bool aligned_ok(ExecCtx& ctx, uint32_t id) {
+  for (unsigned l = 0; l < kWarpSize; ++l) {
+    if (ctx.w.state[l] != LaneState::BarrierWait || ctx.w.wait_barrier[l] != id) continue;
+    if (ctx.w.pc[l] == ctx.pc + 1) continue;
+    ctx.fault(FaultKind::Deadlock, unsigned(std::countr_zero(ctx.group)), 0,
+              fmt::format("threads of warp {} wait at two different aligned barriers for barrier {} (code {} and {}); "
+                          "bar.sync / __syncthreads() is .aligned: every thread of a warp must reach the same "
+                          "instruction, otherwise the hardware hangs. Use barrier.sync (cooperative_groups "
+                          "this_thread_block().sync() / __barrier_sync) for divergent code",
+                          ctx.w.id, id, ctx.w.pc[l] - 1, ctx.pc));
+    return false;
+  }
+  return true;
+}
+
+// flags: bit0 wait (sync) vs arrive; bit1 has count; bit3 aligned; bits 4-5 red op (1 popc, 2 and, 3 or)
 void exec_bar(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
   const Ref* ops = ctx.ops(in);
   unsigned l0 = unsigned(std::countr_zero(mask));
@@ -429,6 +447,7 @@ void exec_bar(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
       return;
     }
   }
+  if ((in.flags & 8) && !aligned_ok(ctx, id)) return;
   if (red_op) {
     BarrierRed r{uint8_t(red_op - 1), ctx.pred(ops[in.nops - 1]), ops[0]};
     barrier_arrive(ctx, id, count, mask, true, &r);
@@ -479,6 +498,8 @@ bool dec_bar(DecodeCtx& c, const Instruction& ins, DInstr& out) {
   for (size_t i = first; i < ins.operands.size(); ++i) refs.push_back(c.ref(ins.operands[i], red && i + 1 == ins.operands.size() ? Type::Pred : Type::U32));
   if (nargs == 2) out.flags |= 2;
   if (!arrive) out.flags |= 1;
+  // bar.* is always aligned; barrier.* only with .aligned
+  if (ins.op == Opcode::Bar || ins.has(Mod::aligned)) out.flags |= 8;
   for (auto& r : refs)
     if (r.is_none()) return false;
   c.set_ops(out, refs);

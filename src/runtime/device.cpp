@@ -114,6 +114,9 @@ LaunchOutcome Device::launch(const Module& m, const ptx::Function& k, const Laun
   now_ns_ += cycles * 1e6 / spec_.clock_khz;
   rec.end_ns = now_ns_;
   rec.ok = out.result.ok();
+  rec.regs = req.regs;
+  rec.regs_estimated = req.regs_estimated;
+  if (!rec.ok) rec.fault = out.result.report();
   kernels_.push_back(rec);
   if (!out.result.ok()) out.cuda_error = func::fault_cuda_error(out.result.fault.kind);
   return out;

@@ -31,6 +31,9 @@ struct KernelRecord {
   uint64_t warp_instrs = 0, thread_instrs = 0;
   double start_ns = 0, end_ns = 0;  // simulated time
   bool ok = true;
+  int regs = -1;                // registers per thread (-1: unknown)
+  bool regs_estimated = false;  // from the PTX, not from a cubin
+  std::string fault;            // the engine's report when !ok
 };
 
 struct LaunchOutcome {
@@ -45,6 +48,8 @@ struct LaunchRequest {
   uint32_t dynamic_smem = 0;
   uint32_t max_dynamic_smem = 0;  // per-kernel opt-in limit (0: the default per-block limit)
   void** args = nullptr;          // one pointer per kernel parameter, as cudaLaunchKernel takes
+  int regs = -1;                  // for the record: registers per thread
+  bool regs_estimated = false;
 };
 
 class Device {

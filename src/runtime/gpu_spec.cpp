@@ -22,4 +22,6 @@ bool gpu_by_name(const std::string& name, GpuSpec& out) {
   return false;
 }
 
+std::vector<std::string> gpu_names() { return {"a100", "a100-80gb"}; }
+
 }  // namespace warpsim::runtime

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace warpsim::runtime {
 
@@ -38,5 +39,7 @@ struct GpuSpec {
 GpuSpec a100_sxm4_40gb();
 // Known --gpu names ("a100"); false if unknown.
 bool gpu_by_name(const std::string& name, GpuSpec& out);
+// The --gpu names, one per machine (aliases left out): {"a100", "a100-80gb"}.
+std::vector<std::string> gpu_names();
 
 }  // namespace warpsim::runtime

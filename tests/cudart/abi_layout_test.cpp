@@ -49,3 +49,10 @@ TEST(CudartAbi, ErrorValuesMatch) {
   EXPECT_EQ(wabi::ErrNotSupported, cudaErrorNotSupported);
   EXPECT_EQ(int(wabi::Default), int(cudaMemcpyDefault));
 }
+
+static_assert(sizeof(wabi::PitchedPtr) == sizeof(cudaPitchedPtr), "cudaPitchedPtr size differs");
+static_assert(sizeof(wabi::Extent) == sizeof(cudaExtent), "cudaExtent size differs");
+static_assert(sizeof(wabi::Memcpy3DParms) == sizeof(cudaMemcpy3DParms), "cudaMemcpy3DParms size differs");
+SAME_OFFSET(wabi::Memcpy3DParms, cudaMemcpy3DParms, dstPtr);
+SAME_OFFSET(wabi::Memcpy3DParms, cudaMemcpy3DParms, extent);
+SAME_OFFSET(wabi::Memcpy3DParms, cudaMemcpy3DParms, kind);
