@@ -4,7 +4,11 @@
 #include <cxxabi.h>
 #include <sys/mman.h>
 
+#include <unistd.h>
+
 #include <cerrno>
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <algorithm>
@@ -33,6 +37,24 @@ State::State() {
     spec = runtime::a100_sxm4_40gb();
   }
   dev = std::make_unique<runtime::Device>(spec);
+  // Long runs show a progress line on a terminal (at most 4 updates a second), nothing otherwise.
+  if (!opts.quiet && isatty(STDERR_FILENO)) {
+    dev->set_progress([](const std::string& kernel, uint64_t done, uint64_t total, uint64_t instrs) {
+      using clock = std::chrono::steady_clock;
+      static clock::time_point start = clock::now(), last{};
+      static uint64_t last_instrs = 0;
+      clock::time_point now = clock::now();
+      if (now - last < std::chrono::milliseconds(250)) return;
+      double secs = std::chrono::duration<double>(now - (last == clock::time_point{} ? start : last)).count();
+      double rate = secs > 0 ? double(instrs >= last_instrs ? instrs - last_instrs : instrs) / secs : 0;
+      last = now;
+      last_instrs = instrs;
+      std::string name = kernel.size() > 40 ? kernel.substr(0, 37) + "..." : kernel;
+      fmt::print(stderr, "\rwarpsim: {} block {}/{}, {:.1f} M warp instructions, {:.1f} M/s   ", name, done, total,
+                 instrs / 1e6, rate / 1e6);
+      std::fflush(stderr);
+    });
+  }
 }
 
 State& State::get() {
@@ -173,6 +195,7 @@ void State::print_summary() {
   if (opts.quiet || dev->kernels().empty()) return;
   fflush(stdout);
   std::string s = dev->summary();
+  if (isatty(STDERR_FILENO)) fmt::print(stderr, "\r\x1b[K");  // clear a progress line
   bool estimated = false;
   for (auto& k : dev->kernels()) estimated |= k.regs_estimated;
   fmt::print(stderr, "{}warpsim: {} kernel launch{}, {:.3f} us simulated (functional mode; placeholder timing{})\n", s,

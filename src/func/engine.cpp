@@ -734,6 +734,7 @@ LaunchResult Engine::launch(const LoadedModule& m, const std::string& kernel, co
   std::vector<uint32_t> rpcs;
   if (cfg_.reconvergence_stack) rpcs = reconvergence_points(m.prog);
   uint64_t cta_index = 0;
+  uint64_t next_progress = lc.progress_every;
   for (uint32_t z = 0; z < lc.grid.z; ++z)
     for (uint32_t y = 0; y < lc.grid.y; ++y)
       for (uint32_t x = 0; x < lc.grid.x; ++x, ++cta_index) {
@@ -745,6 +746,10 @@ LaunchResult Engine::launch(const LoadedModule& m, const std::string& kernel, co
         cta.shared_offsets = &k->shared_offsets;
         ls.smid = uint32_t(cta_index % cfg_.num_sms);
         CtaRunner r{m.prog, ls, cfg_, cta, cfg_.reconvergence_stack ? &rpcs : nullptr};
+        if (lc.progress && ls.warp_instrs >= next_progress) {
+          lc.progress(cta_index, lc.grid.count(), ls.warp_instrs);
+          next_progress = ls.warp_instrs + lc.progress_every;
+        }
         if (!r.run()) {
           res.fault = ls.fault;
           res.fault.where = source_location(m, ls.fault.pc);

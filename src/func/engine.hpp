@@ -3,6 +3,7 @@
 // every instruction does; the timing layer will decide *when*.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -40,6 +41,10 @@ struct LaunchConfig {
   Dim3 grid, block;
   uint32_t dynamic_smem = 0;
   std::vector<uint8_t> params;  // kernel parameter buffer in .entry layout
+  // Called between warp time slices, at most every `progress_every` warp instructions, with
+  // (CTAs done, CTAs in the grid, warp instructions so far): for progress displays on long runs.
+  std::function<void(uint64_t, uint64_t, uint64_t)> progress;
+  uint64_t progress_every = 1u << 22;
 };
 
 struct LaunchResult {

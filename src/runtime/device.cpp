@@ -98,6 +98,12 @@ LaunchOutcome Device::launch(const Module& m, const ptx::Function& k, const Laun
   lc.block = b;
   lc.dynamic_smem = req.dynamic_smem;
   lc.params = marshal_params(k, req.args);
+  if (progress_) {
+    std::string kname = k.name;
+    lc.progress = [this, kname](uint64_t done, uint64_t total, uint64_t instrs) {
+      progress_(kname, done, total, instrs);
+    };
+  }
   out.result = engine_->launch(*m.loaded, k.name, lc);
   out.ran = true;
 

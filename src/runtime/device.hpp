@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -73,6 +74,9 @@ class Device {
   const std::vector<KernelRecord>& kernels() const { return kernels_; }
   // "kernel grid block thread-instrs simulated-time" lines for the exit summary.
   std::string summary() const;
+  // Progress of long kernels: (kernel, CTAs done, CTAs in the grid, warp instructions so far).
+  using Progress = std::function<void(const std::string&, uint64_t, uint64_t, uint64_t)>;
+  void set_progress(Progress p) { progress_ = std::move(p); }
 
  private:
   GpuSpec spec_;
@@ -81,6 +85,7 @@ class Device {
   std::vector<std::unique_ptr<Module>> modules_;
   std::vector<KernelRecord> kernels_;
   double now_ns_ = 0;
+  Progress progress_;
 };
 
 // Builds the kernel parameter buffer (.entry layout) from cudaLaunchKernel's args array.
