@@ -64,6 +64,8 @@ void register_half_ops();      // ops_half.cpp
 void register_cvt_ops();       // ops_cvt.cpp
 void register_warp_ops();      // ops_warp.cpp: shfl/vote/match/activemask/redux/bar.warp
 void register_atom_ops();      // ops_atom.cpp
+void register_mma_ops();       // ops_mma.cpp: ldmatrix/stmatrix/movmatrix, mma.sync, wmma
+void register_async_ops();     // ops_async.cpp: cp.async, mbarrier
 
 // Helpers for families.
 // For instructions that change nothing a functional model can observe (fences, prefetches, hints).

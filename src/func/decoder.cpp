@@ -46,6 +46,8 @@ void register_all() {
     register_cvt_ops();
     register_warp_ops();
     register_atom_ops();
+    register_mma_ops();
+    register_async_ops();
   });
 }
 }  // namespace

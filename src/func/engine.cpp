@@ -563,7 +563,7 @@ struct CtaRunner {
         if (launch.fault.kind != FaultKind::None) return false;
         if (n) progress = true;
         if (w.lanes_in(LaneState::Ready) == 0 && w.lanes_in(LaneState::BarrierWait) == 0 &&
-            w.lanes_in(LaneState::WarpSyncWait) == 0)
+            w.lanes_in(LaneState::WarpSyncWait) == 0 && w.lanes_in(LaneState::MbarrierWait) == 0)
           w.done = true;
         else
           all_done = false;
@@ -584,9 +584,15 @@ struct CtaRunner {
       Warp& w = *wp;
       if (w.done) continue;
       uint32_t bw = w.lanes_in(LaneState::BarrierWait), sw = w.lanes_in(LaneState::WarpSyncWait);
-      if (!first && (bw | sw)) {
+      uint32_t mw = w.lanes_in(LaneState::MbarrierWait);
+      if (!first && (bw | sw | mw)) {
         first = &w;
-        lane = unsigned(std::countr_zero(bw | sw));
+        lane = unsigned(std::countr_zero(bw | sw | mw));
+      }
+      if (mw) {
+        unsigned l = unsigned(std::countr_zero(mw));
+        waits += fmt::format("; warp {}: {} threads wait on the mbarrier at shared offset 0x{:x} (pc {})", w.id,
+                             std::popcount(mw), w.wait_mbar[l], w.pc[l]);
       }
       if (bw) {
         unsigned l = unsigned(std::countr_zero(bw));
@@ -608,7 +614,11 @@ struct CtaRunner {
 
 void lanes_exit(ExecCtx& ctx, uint32_t mask) {
   for (unsigned l = 0; l < kWarpSize; ++l)
-    if (mask >> l & 1) ctx.w.state[l] = LaneState::Exited;
+    if (mask >> l & 1) {
+      ctx.w.state[l] = LaneState::Exited;
+      // A thread's outstanding cp.async copies complete when it exits.
+      if (!ctx.w.async_copies[l].empty()) ctx.w.complete_async_copies(l, ~0u, ctx.cta.shared);
+    }
   ctx.blocked |= mask;
   ctx.cta.live_threads -= uint32_t(std::popcount(mask));
   // Barriers that counted on these threads may complete now.

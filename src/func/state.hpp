@@ -3,6 +3,7 @@
 
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
@@ -47,7 +48,17 @@ struct FaultInfo {
   uint32_t pc = 0;
 };
 
-enum class LaneState : uint8_t { Ready, Exited, BarrierWait, WarpSyncWait };
+// MbarrierWait: blocked in mbarrier.try_wait until the phase it waits for completes (ops_async.cpp).
+enum class LaneState : uint8_t { Ready, Exited, BarrierWait, WarpSyncWait, MbarrierWait };
+
+// A cp.async copy issued by one thread and not yet complete (ops_async.cpp): the source bytes
+// (zero-filled past src-size) are read at issue, written to shared memory at completion.
+struct AsyncCopy {
+  uint32_t dst;    // shared-memory offset
+  uint32_t group;  // commit group number of the issuing thread (== Warp::async_groups: not committed)
+  uint8_t n;       // cp-size: 4, 8 or 16
+  uint8_t data[16];
+};
 
 struct CallFrame {
   uint32_t return_pc;
@@ -83,6 +94,21 @@ struct Warp {
   bool stack_started = false;
   uint64_t stack_spin = 0;      // backward branches taken by the top entry while others wait
   bool done = false;
+  // cp.async / mbarrier (ops_async.cpp)
+  std::array<std::vector<AsyncCopy>, kWarpSize> async_copies;  // pending copies per lane
+  std::array<uint32_t, kWarpSize> async_groups{};              // commit groups so far per lane
+  std::array<uint64_t, kWarpSize> wait_mbar{};                 // MbarrierWait: shared offset waited on
+
+  // Completes lane l's pending copies of commit groups < below (all with ~0u) into `shared`.
+  void complete_async_copies(unsigned l, uint32_t below, std::vector<uint8_t>& shared) {
+    auto& v = async_copies[l];
+    size_t k = 0;
+    for (auto& c : v) {
+      if (c.group < below) std::memcpy(&shared[c.dst], c.data, c.n);
+      else v[k++] = c;
+    }
+    v.resize(k);
+  }
 
   uint32_t lanes_in(LaneState s) const {
     uint32_t m = 0;

@@ -1,0 +1,717 @@
+// Warp-level matrix instructions (PTX ISA 8.7, 9.7.14): ldmatrix / stmatrix / movmatrix, mma.sync
+// (sm_80 shapes) and wmma.load / wmma.store / wmma.mma.
+//
+// All of them are .sync.aligned without a member mask: every live lane of the warp takes part, so
+// each handler first waits (warp_sync) until all live lanes of the warp have arrived. A handler
+// reads every lane's source registers, computes the whole warp's result, then writes the
+// destinations (d may alias c).
+//
+// mma.sync fragment layouts follow the ISA figures (groupID = laneid >> 2, tig = laneid % 4, e =
+// elements per 32-bit register: 2 for 16-bit, 4 for 8-bit, 8 for 4-bit, 32 for 1-bit, 1 for
+// tf32/f64):
+//   A (M x K):  element j of register r:  row = groupID + 8 * (r & 1)      (M == 16)
+//                                          col = tig * e + j + (r >> 1) * 4e
+//               (M == 8: row = groupID, col = tig * e + j + r * 4e)
+//   B (K x N):  element j of register r:  row = tig * e + j + r * 4e, col = groupID
+//   C/D (M x 8): element i:               row = groupID + 8 * (i >> 1), col = 2 * tig + (i & 1)
+//               (M == 8: row = groupID, col = 2 * tig + i); .f16 accumulators pack elements
+//               2i, 2i+1 in register i.
+// Arithmetic: products are exact (f16, bf16, tf32 and integer products all fit a double / int64);
+// the exact sum of the products and C is rounded once to the accumulator format (round to
+// nearest even). TF32 operands use the upper 19 bits of the f32 register (low 13 mantissa bits
+// ignored). f64 accumulates with fused multiply-adds in k order. Integer: exact sum, wrapped to
+// s32, or clamped with .satfinite. .b1: c + popc(a op b).
+//
+// wmma fragment layout (implementation-defined; this model's choice): a fragment of an R x C
+// logical matrix (A: M x K, B: K x N, C/D: M x N) holds U = R*C/32 distinct elements per lane;
+// lane l's element u (0 <= u < U) is logical element idx = l*U + u, at (idx / C, idx % C). When the
+// PTX fragment has more slots than U (f16 A/B fragments are 8 registers = 16 halves), slot s
+// holds element s % U (replicated). The memory layout (.row/.col) and stride only affect load and
+// store; wmma.mma ignores its layout qualifiers since fragments are in logical coordinates.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "func/decode.hpp"
+#include "func/exec.hpp"
+#include "func/memory_access.hpp"
+#include "func/softfloat.hpp"
+
+namespace warpsim::func {
+
+using namespace ptx;
+
+namespace {
+
+// ------------------------------------------------------------------ shared helpers
+
+// Element types of matrix operands.
+enum class ET : uint8_t { None, F16, BF16, TF32, F32, F64, S8, U8, S4, U4, B1, S32, B16 };
+
+ET et_of(Mod m) {
+  switch (m) {
+    case Mod::f16: return ET::F16;
+    case Mod::bf16: return ET::BF16;
+    case Mod::tf32: return ET::TF32;
+    case Mod::f32: return ET::F32;
+    case Mod::f64: return ET::F64;
+    case Mod::s8: return ET::S8;
+    case Mod::u8: return ET::U8;
+    case Mod::s4: return ET::S4;
+    case Mod::u4: return ET::U4;
+    case Mod::b1: return ET::B1;
+    case Mod::s32: return ET::S32;
+    case Mod::b16: return ET::B16;
+    default: return ET::None;
+  }
+}
+
+std::vector<ET> types_of(const Instruction& ins) {
+  std::vector<ET> t;
+  for (unsigned i = 0; i < ins.nmods; ++i)
+    if (ET e = et_of(ins.mods[i]); e != ET::None) t.push_back(e);
+  return t;
+}
+
+unsigned et_bits(ET t) {
+  switch (t) {
+    case ET::F16: case ET::BF16: case ET::B16: return 16;
+    case ET::TF32: case ET::F32: case ET::S32: return 32;
+    case ET::F64: return 64;
+    case ET::S8: case ET::U8: return 8;
+    case ET::S4: case ET::U4: return 4;
+    case ET::B1: return 1;
+    default: return 0;
+  }
+}
+
+const char* et_name(ET t) {
+  static const char* n[] = {"?", "f16", "bf16", "tf32", "f32", "f64", "s8", "u8", "s4", "u4", "b1", "s32", "b16"};
+  return n[size_t(t)];
+}
+
+// Element j (of `bits` bits) of a register value.
+inline uint64_t field(uint64_t v, unsigned j, unsigned bits) {
+  if (bits >= 64) return v;
+  return (v >> (j * bits)) & ((1ull << bits) - 1);
+}
+
+double fp_value(ET t, uint64_t b) {
+  switch (t) {
+    case ET::F16: return sf::to_double(sf::kF16, b & 0xffff);
+    case ET::BF16: return sf::to_double(sf::kBF16, b & 0xffff);
+    case ET::TF32: return sf::to_double(sf::kF32, b & 0xffffe000u);  // upper 19 bits
+    case ET::F32: return sf::to_double(sf::kF32, b & 0xffffffffu);
+    case ET::F64: return sf::d_of(b);
+    default: return 0;
+  }
+}
+
+int64_t int_value(ET t, uint64_t b) {
+  switch (t) {
+    case ET::S8: return int8_t(uint8_t(b));
+    case ET::U8: return uint8_t(b);
+    case ET::S4: return int64_t(b & 8 ? int64_t(b & 15) - 16 : int64_t(b & 15));
+    case ET::U4: return int64_t(b & 15);
+    case ET::S32: return int32_t(uint32_t(b));
+    default: return int64_t(b & 1);
+  }
+}
+
+// Exact sum of doubles (Shewchuk's partials, as Python's math.fsum), rounded once to `f`.
+struct ExactSum {
+  double p[64];
+  unsigned n = 0;
+  bool nan = false;
+  double inf = 0;  // sum of infinities seen (NaN if +inf and -inf)
+  void add(double x) {
+    if (std::isnan(x)) { nan = true; return; }
+    if (std::isinf(x)) { inf += x; return; }
+    unsigned i = 0;
+    for (unsigned j = 0; j < n; ++j) {
+      double y = p[j];
+      if (std::fabs(x) < std::fabs(y)) std::swap(x, y);
+      double hi = x + y, lo = y - (hi - x);
+      if (lo != 0) p[i++] = lo;
+      x = hi;
+    }
+    if (i < 64) p[i++] = x;
+    n = i;
+  }
+  uint64_t round(const sf::Format& f) const {
+    if (nan || std::isnan(inf)) return f.qnan;
+    if (inf != 0) return sf::round_sum(inf, 0, f, sf::Mode::Rn);
+    if (n == 0) return 0;
+    double s = p[n - 1], rest = 0;
+    for (int j = int(n) - 2; j >= 0; --j) rest += p[j];
+    double hi, lo;
+    sf::two_sum(s, rest, hi, lo);
+    return sf::round_sum(hi, lo, f, sf::Mode::Rn);
+  }
+};
+
+inline bool sync_all(ExecCtx& ctx) { return warp_sync(ctx, ctx.w.valid); }
+
+// Address of lane l of a decoded memory operand (base in ops[0], offset in imm, rel in flags bits
+// 8-10, shared variable in target). flags bits 0-3: AccessSpace.
+inline uint64_t lane_addr(ExecCtx& ctx, const DInstr& in, const uint64_t* base, unsigned l) {
+  uint64_t a = uint64_t(in.imm) + (base ? base[l] : 0);
+  switch (MemRef::Rel((in.flags >> 8) & 7)) {
+    case MemRef::SharedVar: a += (*ctx.cta.shared_offsets)[in.target]; break;
+    case MemRef::LocalFrame: a += ctx.w.local_base[l]; break;
+    default: break;
+  }
+  return a;
+}
+
+AccessSpace space_of(const Instruction& ins, const MemRef& r) {
+  if (r.rel == MemRef::SharedVar) return AccessSpace::Shared;
+  if (r.rel == MemRef::LocalFrame) return AccessSpace::Local;
+  if (r.rel == MemRef::KernelParam) return AccessSpace::KernelParam;
+  if (r.rel == MemRef::FuncParam) return AccessSpace::FuncParam;
+  if (ins.has(Mod::shared) || ins.has(Mod::shared_cta)) return AccessSpace::Shared;
+  if (ins.has(Mod::global)) return AccessSpace::Global;
+  if (ins.has(Mod::local)) return AccessSpace::Local;
+  return AccessSpace::Generic;
+}
+
+bool vec_refs(DecodeCtx& c, const Operand& o, Type t, std::vector<Ref>& out, size_t want, const char* what) {
+  if (o.kind != Operand::Kind::Vector) {
+    if (want == 1 && o.kind == Operand::Kind::Reg) {
+      Ref r = c.ref(o, t);
+      if (r.is_none()) return false;
+      out.push_back(r);
+      return true;
+    }
+    return c.fail(fmt::format("{} must be a vector of {} registers", what, want));
+  }
+  if (o.elems.size() != want)
+    return c.fail(fmt::format("{} must be a vector of {} registers, not {}", what, want, o.elems.size()));
+  for (auto& e : o.elems) {
+    Ref r = c.ref(e, t);
+    if (r.is_none()) return false;
+    if (r.kind() == Ref::Pred) return c.fail(fmt::format("{} cannot hold predicates", what));
+    out.push_back(r);
+  }
+  return true;
+}
+
+// ------------------------------------------------------------------ ldmatrix / stmatrix / movmatrix
+
+// ops: base, then nmat registers. width = nmat, flags bit 16 = .trans, bits 0-3 space, 8-10 rel.
+// Matrix j's row r is at the address given by lane 8j + r (16 bytes, 8 b16 elements). Lane t holds,
+// in register j, row t/4 columns 2(t%4), 2(t%4)+1 (low half first); .trans gives the transposed
+// matrix.
+template <bool Store>
+void exec_ldst_matrix(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
+  if (!sync_all(ctx)) return;
+  const Ref* ops = ctx.ops(in);
+  AccessSpace sp = AccessSpace(in.flags & 15);
+  bool trans = in.flags & (1u << 16);
+  unsigned nmat = in.width;
+  const uint64_t* base = ops[0].is_none() ? nullptr : ctx.src(ops[0]);
+  uint16_t m[4][8][8];
+  uint8_t* rowp[4][8];
+  for (unsigned j = 0; j < nmat; ++j)
+    for (unsigned r = 0; r < 8; ++r) {
+      unsigned l = j * 8 + r;
+      uint64_t a = lane_addr(ctx, in, base, l);
+      uint8_t* p = resolve_access(ctx, sp, l, a, 16, Store);
+      if (!p) return;
+      rowp[j][r] = p;
+      if (!Store) std::memcpy(m[j][r], p, 16);
+    }
+  if (!Store) {
+    for (unsigned j = 0; j < nmat; ++j) {
+      uint64_t* d = ctx.dst(ops[1 + j]);
+      for (unsigned t = 0; t < kWarpSize; ++t) {
+        unsigned r = t / 4, c0 = 2 * (t % 4);
+        uint16_t lo = trans ? m[j][c0][r] : m[j][r][c0];
+        uint16_t hi = trans ? m[j][c0 + 1][r] : m[j][r][c0 + 1];
+        if (mask >> t & 1) d[t] = uint64_t(lo) | uint64_t(hi) << 16;
+      }
+    }
+  } else {
+    for (unsigned j = 0; j < nmat; ++j) {
+      const uint64_t* s = ctx.src(ops[1 + j]);
+      for (unsigned t = 0; t < kWarpSize; ++t) {
+        unsigned r = t / 4, c0 = 2 * (t % 4);
+        uint16_t lo = uint16_t(s[t]), hi = uint16_t(s[t] >> 16);
+        if (trans) { m[j][c0][r] = lo; m[j][c0 + 1][r] = hi; }
+        else { m[j][r][c0] = lo; m[j][r][c0 + 1] = hi; }
+      }
+      for (unsigned r = 0; r < 8; ++r) std::memcpy(rowp[j][r], m[j][r], 16);
+    }
+  }
+}
+
+bool dec_ldst_matrix(DecodeCtx& c, const Instruction& ins, DInstr& out) {
+  bool store = ins.op == Opcode::Stmatrix;
+  const char* name = store ? "stmatrix" : "ldmatrix";
+  if (!ins.has(Mod::sync) || !ins.has(Mod::aligned)) return c.fail(fmt::format("{} needs .sync.aligned", name));
+  if (ins.shape.m != 8 || ins.shape.n != 8 || ins.shape.k != 0)
+    return c.fail(fmt::format("{}: only the .m8n8 shape is supported", name));
+  auto ts = types_of(ins);
+  if (ts.size() != 1 || ts[0] != ET::B16) return c.fail(fmt::format("{}: only .b16 is supported", name));
+  unsigned nmat = ins.has(Mod::x4) ? 4 : ins.has(Mod::x2) ? 2 : ins.has(Mod::x1) ? 1 : 0;
+  if (!nmat) return c.fail(fmt::format("{} needs .x1, .x2 or .x4", name));
+  if (ins.operands.size() != 2) return c.fail(fmt::format("{} takes two operands", name));
+  const Operand& addr = store ? ins.operands[0] : ins.operands[1];
+  const Operand& data = store ? ins.operands[1] : ins.operands[0];
+  MemRef r;
+  if (!c.mem(addr, r)) return false;
+  AccessSpace sp = space_of(ins, r);
+  if (sp != AccessSpace::Shared && sp != AccessSpace::Generic)
+    return c.fail(fmt::format("{} accesses shared memory only", name));
+  std::vector<Ref> refs{r.base};
+  if (!vec_refs(c, data, Type::B32, refs, nmat, name)) return false;
+  out.flags = uint32_t(sp) | (uint32_t(r.rel) << 8) | (ins.has(Mod::trans) ? 1u << 16 : 0);
+  out.imm = r.offset;
+  out.target = r.shared_var;
+  out.width = uint8_t(nmat);
+  c.set_ops(out, refs);
+  out.exec = store ? exec_ldst_matrix<true> : exec_ldst_matrix<false>;
+  return true;
+}
+
+void exec_movmatrix(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
+  if (!sync_all(ctx)) return;
+  const uint64_t* s = ctx.src(in.op[1]);
+  uint16_t m[8][8];
+  for (unsigned t = 0; t < kWarpSize; ++t) {
+    m[t / 4][2 * (t % 4)] = uint16_t(s[t]);
+    m[t / 4][2 * (t % 4) + 1] = uint16_t(s[t] >> 16);
+  }
+  uint64_t* d = ctx.dst(in.op[0]);
+  for (unsigned t = 0; t < kWarpSize; ++t) {
+    unsigned r = t / 4, c0 = 2 * (t % 4);
+    if (mask >> t & 1) d[t] = uint64_t(m[c0][r]) | uint64_t(m[c0 + 1][r]) << 16;
+  }
+}
+
+bool dec_movmatrix(DecodeCtx& c, const Instruction& ins, DInstr& out) {
+  if (!ins.has(Mod::sync) || !ins.has(Mod::aligned) || !ins.has(Mod::trans))
+    return c.fail("movmatrix needs .sync.aligned and .trans");
+  if (ins.shape.m != 8 || ins.shape.n != 8) return c.fail("movmatrix: only .m8n8 is supported");
+  auto ts = types_of(ins);
+  if (ts.size() != 1 || ts[0] != ET::B16) return c.fail("movmatrix: only .b16 is supported");
+  if (ins.operands.size() != 2) return c.fail("movmatrix takes two operands");
+  out.op[0] = c.ref(ins.operands[0], Type::B32);
+  out.op[1] = c.ref(ins.operands[1], Type::B32);
+  out.nops = 2;
+  if (out.op[0].is_none() || out.op[1].is_none()) return false;
+  out.exec = exec_movmatrix;
+  return true;
+}
+
+// ------------------------------------------------------------------ mma.sync
+
+// Descriptor packed in imm (shape, types, register counts) and flags.
+struct MmaDesc {
+  uint8_t m, n;
+  uint16_t k;
+  ET at, bt, ct, dt;
+  uint8_t na, nb, nc, nd;
+  bool satfinite, popc_and;
+};
+static_assert(sizeof(MmaDesc) <= 16);
+
+void put_desc(DInstr& out, const MmaDesc& d) {
+  uint64_t w[2] = {0, 0};
+  std::memcpy(w, &d, sizeof d);
+  out.imm = int64_t(w[0]);
+  out.imm2 = int64_t(w[1]);
+}
+MmaDesc get_desc(const DInstr& in) {
+  uint64_t w[2] = {uint64_t(in.imm), uint64_t(in.imm2)};
+  MmaDesc d;
+  std::memcpy(&d, w, sizeof d);
+  return d;
+}
+
+// Elements per register of an input type.
+unsigned per_reg(ET t) { return t == ET::F64 ? 1 : 32 / et_bits(t); }
+
+void exec_mma(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
+  if (!sync_all(ctx)) return;
+  MmaDesc D = get_desc(in);
+  const Ref* ops = ctx.ops(in);
+  const Ref* od = ops;
+  const Ref* oa = od + D.nd;
+  const Ref* ob = oa + D.na;
+  const Ref* oc = ob + D.nb;
+  unsigned M = D.m, N = D.n, K = D.k;
+  unsigned ea = per_reg(D.at), eb = per_reg(D.bt);
+  unsigned abits = et_bits(D.at), bbits = et_bits(D.bt);
+  // Gather raw element bits into A[M][K], B[K][N], C[M][N].
+  std::vector<uint64_t> A(M * K), B(K * N), C(M * N);
+  for (unsigned t = 0; t < kWarpSize; ++t) {
+    unsigned g = t >> 2, q = t & 3;
+    for (unsigned r = 0; r < D.na; ++r) {
+      uint64_t v = ctx.src(oa[r])[t];
+      for (unsigned j = 0; j < ea; ++j) {
+        unsigned row = M == 16 ? g + 8 * (r & 1) : g;
+        unsigned col = M == 16 ? q * ea + j + (r >> 1) * 4 * ea : q * ea + j + r * 4 * ea;
+        A[row * K + col] = field(v, j, abits);
+      }
+    }
+    for (unsigned r = 0; r < D.nb; ++r) {
+      uint64_t v = ctx.src(ob[r])[t];
+      for (unsigned j = 0; j < eb; ++j) B[(q * eb + j + r * 4 * eb) * N + g] = field(v, j, bbits);
+    }
+    unsigned ncel = M == 16 ? 4 : 2;
+    for (unsigned i = 0; i < ncel; ++i) {
+      unsigned row = M == 16 ? g + 8 * (i >> 1) : g, col = 2 * q + (i & 1);
+      uint64_t v = D.ct == ET::F16 ? field(ctx.src(oc[i >> 1])[t], i & 1, 16) : ctx.src(oc[i])[t];
+      C[row * N + col] = v;
+    }
+  }
+  std::vector<uint64_t> R(M * N);
+  bool isfloat = D.at == ET::F16 || D.at == ET::BF16 || D.at == ET::TF32;
+  for (unsigned i = 0; i < M; ++i)
+    for (unsigned j = 0; j < N; ++j) {
+      uint64_t res;
+      if (isfloat) {
+        ExactSum s;
+        s.add(fp_value(D.ct, C[i * N + j]));
+        for (unsigned k = 0; k < K; ++k) s.add(fp_value(D.at, A[i * K + k]) * fp_value(D.bt, B[k * N + j]));
+        res = s.round(D.dt == ET::F16 ? sf::kF16 : sf::kF32);
+      } else if (D.at == ET::F64) {
+        double acc = sf::d_of(C[i * N + j]);
+        for (unsigned k = 0; k < K; ++k) acc = std::fma(sf::d_of(A[i * K + k]), sf::d_of(B[k * N + j]), acc);
+        res = sf::b_of(acc);
+      } else {
+        int64_t acc = int_value(ET::S32, C[i * N + j]);
+        if (D.at == ET::B1) {
+          for (unsigned k = 0; k < K; ++k)
+            acc += D.popc_and ? (A[i * K + k] & B[k * N + j]) : (A[i * K + k] ^ B[k * N + j]);
+        } else {
+          for (unsigned k = 0; k < K; ++k) acc += int_value(D.at, A[i * K + k]) * int_value(D.bt, B[k * N + j]);
+        }
+        if (D.satfinite) acc = std::clamp<int64_t>(acc, INT32_MIN, INT32_MAX);
+        res = uint32_t(acc);
+      }
+      R[i * N + j] = res;
+    }
+  // Write D (after every read: d may alias a, b or c).
+  unsigned ncel = M == 16 ? 4 : 2;
+  uint64_t outv[8][kWarpSize] = {};
+  for (unsigned t = 0; t < kWarpSize; ++t) {
+    unsigned g = t >> 2, q = t & 3;
+    for (unsigned i = 0; i < ncel; ++i) {
+      unsigned row = M == 16 ? g + 8 * (i >> 1) : g, col = 2 * q + (i & 1);
+      uint64_t v = R[row * N + col];
+      if (D.dt == ET::F16) outv[i >> 1][t] |= (v & 0xffff) << (16 * (i & 1));
+      else outv[i][t] = v;
+    }
+  }
+  for (unsigned r = 0; r < D.nd; ++r) {
+    uint64_t* d = ctx.dst(od[r]);
+    for (unsigned t = 0; t < kWarpSize; ++t)
+      if (mask >> t & 1) d[t] = outv[r][t];
+  }
+}
+
+Type reg_type(ET t) {
+  switch (t) {
+    case ET::F32: return Type::F32;
+    case ET::F64: return Type::F64;
+    case ET::S32: return Type::S32;
+    default: return Type::B32;
+  }
+}
+
+bool dec_mma(DecodeCtx& c, const Instruction& ins, DInstr& out) {
+  if (!ins.has(Mod::sync) || !ins.has(Mod::aligned)) return c.fail("mma needs .sync.aligned");
+  auto ts = types_of(ins);
+  unsigned M = ins.shape.m, N = ins.shape.n, K = ins.shape.k;
+  std::string form = fmt::format("mma.m{}n{}k{}", M, N, K);
+  for (auto t : ts) form += std::string(".") + et_name(t);
+  auto unsupported = [&](const char* why) {
+    return c.fail(fmt::format("{} is not supported ({})", form, why));
+  };
+  if (ins.operands.size() != 4) return unsupported("expected d, a, b, c operands");
+  MmaDesc D{};
+  D.m = uint8_t(M); D.n = uint8_t(N); D.k = uint16_t(K);
+  if (ts.size() == 4) {
+    D.dt = ts[0]; D.at = ts[1]; D.bt = ts[2]; D.ct = ts[3];
+  } else if (ts.size() == 2 && ts[0] == ET::F16 && ts[1] == ET::F16) {
+    D.dt = D.at = D.bt = D.ct = ET::F16;  // mma...f16.f16 (d and c types only)
+    return unsupported("expected .dtype.atype.btype.ctype");
+  } else {
+    return unsupported("expected .dtype.atype.btype.ctype");
+  }
+  if (!ins.has(Mod::row) || !ins.has(Mod::col)) return unsupported("only .row.col layouts");
+  if (D.at != D.bt && !((D.at == ET::S8 || D.at == ET::U8) && (D.bt == ET::S8 || D.bt == ET::U8)) &&
+      !((D.at == ET::S4 || D.at == ET::U4) && (D.bt == ET::S4 || D.bt == ET::U4)))
+    return unsupported("A and B types differ");
+  auto shape_is = [&](unsigned m, unsigned n, unsigned k) { return M == m && N == n && K == k; };
+  bool ok = false;
+  switch (D.at) {
+    case ET::F16:
+      ok = (shape_is(16, 8, 16) || shape_is(16, 8, 8)) && (D.dt == ET::F32 || D.dt == ET::F16) &&
+           (D.ct == ET::F32 || D.ct == ET::F16);
+      break;
+    case ET::BF16:
+      ok = (shape_is(16, 8, 16) || shape_is(16, 8, 8)) && D.dt == ET::F32 && D.ct == ET::F32;
+      break;
+    case ET::TF32: ok = (shape_is(16, 8, 4) || shape_is(16, 8, 8)) && D.dt == ET::F32 && D.ct == ET::F32; break;
+    case ET::F64: ok = shape_is(8, 8, 4) && D.dt == ET::F64 && D.ct == ET::F64; break;
+    case ET::S8: case ET::U8:
+      ok = (shape_is(16, 8, 16) || shape_is(16, 8, 32) || shape_is(8, 8, 16)) && D.dt == ET::S32 && D.ct == ET::S32;
+      break;
+    case ET::S4: case ET::U4:
+      ok = (shape_is(16, 8, 32) || shape_is(16, 8, 64) || shape_is(8, 8, 32)) && D.dt == ET::S32 && D.ct == ET::S32;
+      break;
+    case ET::B1:
+      ok = (shape_is(16, 8, 128) || shape_is(16, 8, 256) || shape_is(8, 8, 128)) && D.dt == ET::S32 &&
+           D.ct == ET::S32;
+      if (ok && !ins.has(Mod::popc)) return unsupported(".b1 needs .xor.popc or .and.popc");
+      D.popc_and = ins.has(Mod::and_);
+      break;
+    default: break;
+  }
+  if (!ok) return unsupported("shape/type combination not implemented");
+  if (D.at == ET::F16 && M == 8) return unsupported("m8n8k4 .f16 (quad-pair layout)");
+  D.satfinite = ins.has(Mod::satfinite);
+  unsigned ea = per_reg(D.at), eb = per_reg(D.bt);
+  D.na = uint8_t(M * K / 32 / ea);
+  D.nb = uint8_t(K * N / 32 / eb);
+  unsigned celems = M * N / 32;
+  D.nc = uint8_t(D.ct == ET::F16 ? celems / 2 : celems);
+  D.nd = uint8_t(D.dt == ET::F16 ? celems / 2 : celems);
+  std::vector<Ref> refs;
+  if (!vec_refs(c, ins.operands[0], reg_type(D.dt), refs, D.nd, "the D operand")) return false;
+  if (!vec_refs(c, ins.operands[1], reg_type(D.at), refs, D.na, "the A operand")) return false;
+  if (!vec_refs(c, ins.operands[2], reg_type(D.bt), refs, D.nb, "the B operand")) return false;
+  if (!vec_refs(c, ins.operands[3], reg_type(D.ct), refs, D.nc, "the C operand")) return false;
+  for (unsigned i = 0; i < D.nd; ++i)
+    if (refs[i].kind() != Ref::Reg) return c.fail("mma destinations must be registers");
+  put_desc(out, D);
+  c.set_ops(out, refs);
+  out.exec = exec_mma;
+  return true;
+}
+
+// ------------------------------------------------------------------ wmma
+
+// Which fragment, logical size, element type, register count.
+struct WmmaFrag {
+  unsigned rows, cols;
+  ET et;
+  unsigned nregs;
+  unsigned slots() const { return et == ET::F32 || et == ET::TF32 ? nregs : nregs * 2; }
+  unsigned uniq() const { return rows * cols / 32; }
+};
+
+inline uint64_t frag_get(ExecCtx& ctx, const Ref* regs, const WmmaFrag& f, unsigned lane, unsigned slot) {
+  if (f.et == ET::F32 || f.et == ET::TF32) return ctx.src(regs[slot])[lane] & 0xffffffffu;
+  return field(ctx.src(regs[slot / 2])[lane], slot & 1, 16);
+}
+
+// flags: space (0-3), rel (8-10), bit 16: column-major memory layout; width: element bytes.
+// imm/target: address offset/shared var; imm2: rows | cols << 8 | nregs << 16 | et << 24.
+// ops: base, stride (or none), registers.
+WmmaFrag frag_of_imm2(int64_t v) {
+  return WmmaFrag{unsigned(v & 0xff), unsigned((v >> 8) & 0xff), ET((v >> 24) & 0xff), unsigned((v >> 16) & 0xff)};
+}
+
+template <bool Store>
+void exec_wmma_ldst(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
+  if (!sync_all(ctx)) return;
+  const Ref* ops = ctx.ops(in);
+  WmmaFrag f = frag_of_imm2(in.imm2);
+  AccessSpace sp = AccessSpace(in.flags & 15);
+  bool colmajor = in.flags & (1u << 16);
+  unsigned esz = in.width;
+  const uint64_t* base = ops[0].is_none() ? nullptr : ctx.src(ops[0]);
+  const uint64_t* stride = ops[1].is_none() ? nullptr : ctx.src(ops[1]);
+  const Ref* regs = ops + 2;
+  unsigned U = f.uniq(), S = f.slots();
+  // The fragment in logical coordinates: lane l, element u at idx = l*U + u.
+  for (unsigned l = 0; l < kWarpSize; ++l) {
+    if (!(mask >> l & 1)) continue;
+    uint64_t a0 = lane_addr(ctx, in, base, l);
+    uint64_t ld = stride ? uint32_t(stride[l]) : (colmajor ? f.rows : f.cols);
+    for (unsigned u = 0; u < U; ++u) {
+      unsigned idx = l * U + u, r = idx / f.cols, cc = idx % f.cols;
+      uint64_t off = colmajor ? uint64_t(cc) * ld + r : uint64_t(r) * ld + cc;
+      uint8_t* p = resolve_access(ctx, sp, l, a0 + off * esz, esz, Store);
+      if (!p) return;
+      if (Store) {
+        uint64_t v = frag_get(ctx, regs, f, l, u);
+        std::memcpy(p, &v, esz);
+      } else {
+        uint64_t v = 0;
+        std::memcpy(&v, p, esz);
+        for (unsigned s = u; s < S; s += U) {
+          if (esz == 4) {
+            ctx.dst(regs[s])[l] = v;
+          } else {
+            uint64_t& d = ctx.dst(regs[s / 2])[l];
+            unsigned sh = 16 * (s & 1);
+            d = (d & ~(0xffffull << sh) & 0xffffffffull) | (v << sh);
+          }
+        }
+      }
+    }
+  }
+}
+
+bool dec_wmma_ldst(DecodeCtx& c, const Instruction& ins, DInstr& out) {
+  bool store = ins.op == Opcode::WmmaStore;
+  const char* name = store ? "wmma.store" : "wmma.load";
+  if (!ins.has(Mod::sync) || !ins.has(Mod::aligned)) return c.fail(fmt::format("{} needs .sync.aligned", name));
+  unsigned M = ins.shape.m, N = ins.shape.n, K = ins.shape.k;
+  bool is_a = ins.has(Mod::ach), is_b = ins.has(Mod::bch), is_c = ins.has(Mod::c), is_d = ins.has(Mod::d);
+  if (store ? !is_d : !(is_a || is_b || is_c)) return c.fail(fmt::format("{}: missing fragment kind", name));
+  bool col = ins.has(Mod::col);
+  if (!col && !ins.has(Mod::row)) return c.fail(fmt::format("{} needs .row or .col", name));
+  auto ts = types_of(ins);
+  if (ts.size() != 1) return c.fail(fmt::format("{} needs one element type", name));
+  ET et = ts[0];
+  bool shape_ok = (M == 16 && N == 16 && K == 16) || (M == 32 && N == 8 && K == 16) || (M == 8 && N == 32 && K == 16) ||
+                  (M == 16 && N == 16 && K == 8);
+  if (!shape_ok) return c.fail(fmt::format("{}.m{}n{}k{} is not supported", name, M, N, K));
+  bool tf = K == 8;
+  WmmaFrag f{};
+  unsigned nregs;
+  if (is_a || is_b) {
+    if (tf ? et != ET::TF32 : (et != ET::F16 && et != ET::BF16))
+      return c.fail(fmt::format("{}.{}: .{} fragments are not supported for this shape", name, is_a ? "a" : "b", et_name(et)));
+    f.rows = is_a ? M : K;
+    f.cols = is_a ? K : N;
+    unsigned U = f.rows * f.cols / 32;
+    nregs = et == ET::F16 ? 8 : et == ET::TF32 ? U : U / 2;
+  } else {
+    if (et != ET::F32 && et != ET::F16) return c.fail(fmt::format("{}: .{} accumulators are not supported", name, et_name(et)));
+    f.rows = M;
+    f.cols = N;
+    nregs = et == ET::F32 ? 8 : 4;
+  }
+  f.et = et;
+  f.nregs = nregs;
+  const Operand& addr = store ? ins.operands[0] : ins.operands[1];
+  const Operand& data = store ? ins.operands[1] : ins.operands[0];
+  MemRef r;
+  if (!c.mem(addr, r)) return false;
+  AccessSpace sp = space_of(ins, r);
+  std::vector<Ref> refs{r.base};
+  if (ins.operands.size() >= 3) {
+    Ref s = c.ref(ins.operands[2], Type::U32);
+    if (s.is_none()) return false;
+    refs.push_back(s);
+  } else {
+    refs.push_back(Ref::none());
+  }
+  Type rt = et == ET::F32 ? Type::F32 : Type::B32;
+  if (!vec_refs(c, data, rt, refs, nregs, name)) return false;
+  out.flags = uint32_t(sp) | (uint32_t(r.rel) << 8) | (col ? 1u << 16 : 0);
+  out.width = uint8_t(et == ET::F32 || et == ET::TF32 ? 4 : 2);
+  out.imm = r.offset;
+  out.target = r.shared_var;
+  out.imm2 = int64_t(f.rows | f.cols << 8 | nregs << 16 | uint32_t(et) << 24);
+  c.set_ops(out, refs);
+  out.exec = store ? exec_wmma_ldst<true> : exec_wmma_ldst<false>;
+  return true;
+}
+
+// imm: M | N << 8 | K << 16 | at << 24 | ct << 32 | dt << 40; imm2: na | nb << 8 | nc << 16 | nd << 24
+void exec_wmma_mma(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
+  if (!sync_all(ctx)) return;
+  const Ref* ops = ctx.ops(in);
+  uint64_t p = uint64_t(in.imm), q = uint64_t(in.imm2);
+  unsigned M = p & 0xff, N = (p >> 8) & 0xff, K = (p >> 16) & 0xff;
+  ET at = ET((p >> 24) & 0xff), ct = ET((p >> 32) & 0xff), dt = ET((p >> 40) & 0xff);
+  unsigned na = q & 0xff, nb = (q >> 8) & 0xff, nc = (q >> 16) & 0xff, nd = (q >> 24) & 0xff;
+  WmmaFrag fa{M, K, at, na}, fb{K, N, at, nb}, fc{M, N, ct, nc}, fd{M, N, dt, nd};
+  const Ref *od = ops, *oa = od + nd, *ob = oa + na, *oc = ob + nb;
+  std::vector<double> A(M * K), B(K * N), C(M * N);
+  auto gather = [&](const WmmaFrag& f, const Ref* regs, std::vector<double>& X) {
+    unsigned U = f.uniq();
+    for (unsigned l = 0; l < kWarpSize; ++l)
+      for (unsigned u = 0; u < U; ++u) X[l * U + u] = fp_value(f.et, frag_get(ctx, regs, f, l, u));
+  };
+  gather(fa, oa, A);
+  gather(fb, ob, B);
+  gather(fc, oc, C);
+  std::vector<uint64_t> R(M * N);
+  const sf::Format& df = dt == ET::F16 ? sf::kF16 : sf::kF32;
+  for (unsigned i = 0; i < M; ++i)
+    for (unsigned j = 0; j < N; ++j) {
+      ExactSum s;
+      s.add(C[i * N + j]);
+      for (unsigned k = 0; k < K; ++k) s.add(A[i * K + k] * B[k * N + j]);
+      R[i * N + j] = s.round(df);
+    }
+  unsigned U = fd.uniq();
+  uint64_t outv[8][kWarpSize] = {};
+  for (unsigned l = 0; l < kWarpSize; ++l)
+    for (unsigned u = 0; u < U; ++u) {
+      uint64_t v = R[l * U + u];
+      if (dt == ET::F16) outv[u / 2][l] |= v << (16 * (u & 1));
+      else outv[u][l] = v;
+    }
+  for (unsigned r = 0; r < nd; ++r) {
+    uint64_t* d = ctx.dst(od[r]);
+    for (unsigned l = 0; l < kWarpSize; ++l)
+      if (mask >> l & 1) d[l] = outv[r][l];
+  }
+}
+
+bool dec_wmma_mma(DecodeCtx& c, const Instruction& ins, DInstr& out) {
+  if (!ins.has(Mod::sync) || !ins.has(Mod::aligned)) return c.fail("wmma.mma needs .sync.aligned");
+  unsigned M = ins.shape.m, N = ins.shape.n, K = ins.shape.k;
+  auto ts = types_of(ins);
+  ET at, ct, dt;
+  if (ts.size() == 2) {  // .dtype.ctype with f16 inputs
+    at = ET::F16; dt = ts[0]; ct = ts[1];
+  } else if (ts.size() == 4 && ts[1] == ts[2]) {
+    dt = ts[0]; at = ts[1]; ct = ts[3];
+  } else {
+    return c.fail("wmma.mma: unsupported type combination");
+  }
+  if (ins.has(Mod::satfinite)) return c.fail("wmma.mma.satfinite is not supported");
+  bool shape16 = (M == 16 && N == 16 && K == 16) || (M == 32 && N == 8 && K == 16) || (M == 8 && N == 32 && K == 16);
+  bool ok = false;
+  if (at == ET::F16) ok = shape16 && (dt == ET::F32 || dt == ET::F16) && (ct == ET::F32 || ct == ET::F16);
+  else if (at == ET::BF16) ok = shape16 && dt == ET::F32 && ct == ET::F32;
+  else if (at == ET::TF32) ok = M == 16 && N == 16 && K == 8 && dt == ET::F32 && ct == ET::F32;
+  if (!ok)
+    return c.fail(fmt::format("wmma.mma.m{}n{}k{}.{}.{}.{}.{} is not supported", M, N, K, et_name(dt), et_name(at),
+                              et_name(at), et_name(ct)));
+  unsigned ua = M * K / 32, ub = K * N / 32, uc = M * N / 32;
+  unsigned na = at == ET::F16 ? 8 : at == ET::TF32 ? ua : ua / 2;
+  unsigned nb = at == ET::F16 ? 8 : at == ET::TF32 ? ub : ub / 2;
+  unsigned nc = ct == ET::F32 ? uc : uc / 2, nd = dt == ET::F32 ? uc : uc / 2;
+  if (ins.operands.size() != 4) return c.fail("wmma.mma takes d, a, b, c");
+  std::vector<Ref> refs;
+  if (!vec_refs(c, ins.operands[0], dt == ET::F32 ? Type::F32 : Type::B32, refs, nd, "the D fragment")) return false;
+  if (!vec_refs(c, ins.operands[1], Type::B32, refs, na, "the A fragment")) return false;
+  if (!vec_refs(c, ins.operands[2], Type::B32, refs, nb, "the B fragment")) return false;
+  if (!vec_refs(c, ins.operands[3], ct == ET::F32 ? Type::F32 : Type::B32, refs, nc, "the C fragment")) return false;
+  out.imm = int64_t(uint64_t(M) | uint64_t(N) << 8 | uint64_t(K) << 16 | uint64_t(at) << 24 | uint64_t(ct) << 32 |
+                    uint64_t(dt) << 40);
+  out.imm2 = int64_t(na | nb << 8 | nc << 16 | nd << 24);
+  c.set_ops(out, refs);
+  out.exec = exec_wmma_mma;
+  return true;
+}
+
+}  // namespace
+
+void register_mma_ops() {
+  register_decoder(Opcode::Ldmatrix, dec_ldst_matrix);
+  register_decoder(Opcode::Stmatrix, dec_ldst_matrix);
+  register_decoder(Opcode::Movmatrix, dec_movmatrix);
+  register_decoder(Opcode::Mma, dec_mma);
+  register_decoder(Opcode::WmmaLoad, dec_wmma_ldst);
+  register_decoder(Opcode::WmmaStore, dec_wmma_ldst);
+  register_decoder(Opcode::WmmaMma, dec_wmma_mma);
+}
+
+}  // namespace warpsim::func

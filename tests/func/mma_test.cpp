@@ -1,0 +1,597 @@
+// Warp-level matrix instructions: mma.sync for the sm_80 shapes/types against a CPU reference that
+// builds A/B/C from the fragment layout tables of PTX ISA 8.7 section 9.7.14.5 (written here per
+// shape, independently of the engine), ldmatrix (.x1/.x2/.x4, .trans), stmatrix, movmatrix, and
+// wmma load -> mma -> store.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "func/softfloat.hpp"
+#include "tests/func/harness.hpp"
+
+using namespace warpsim;
+using warpsim::test::Harness;
+
+namespace {
+
+const std::string kHead = ".version 8.7\n.target sm_90\n.address_size 64\n";
+
+struct Rng {
+  uint64_t s;
+  uint32_t next() {
+    s = s * 6364136223846793005ull + 1442695040888963407ull;
+    return uint32_t(s >> 33);
+  }
+};
+
+uint16_t f16_of(double d) { return uint16_t(func::sf::from_double(d, func::sf::kF16, func::sf::Mode::Rn)); }
+uint16_t bf16_of(double d) { return uint16_t(func::sf::from_double(d, func::sf::kBF16, func::sf::Mode::Rn)); }
+double f16_val(uint16_t b) { return func::sf::to_double(func::sf::kF16, b); }
+double bf16_val(uint16_t b) { return func::sf::to_double(func::sf::kBF16, b); }
+float f32_of_bits(uint32_t b) { float f; std::memcpy(&f, &b, 4); return f; }
+uint32_t bits_of(float f) { uint32_t b; std::memcpy(&b, &f, 4); return b; }
+
+using RC = std::pair<int, int>;
+// Layout tables of the ISA (9.7.14.5.x), per shape, for element index i of lane `lane`.
+struct Layout {
+  std::function<RC(int lane, int i)> a, b, c;
+};
+
+Layout layout_for(const std::string& kind, int m, int k) {
+  auto C16 = [](int lane, int i) { int g = lane >> 2, t = lane % 4; return RC{i < 2 ? g : g + 8, t * 2 + (i & 1)}; };
+  auto C8 = [](int lane, int i) { int g = lane >> 2, t = lane % 4; return RC{g, t * 2 + i}; };
+  Layout L;
+  if (kind == "f16" && k == 16) {
+    L.a = [](int lane, int i) {
+      int g = lane >> 2, t = lane % 4;
+      int row = (i < 2 || (i >= 4 && i < 6)) ? g : g + 8;
+      int col = i < 4 ? t * 2 + (i & 1) : t * 2 + (i & 1) + 8;
+      return RC{row, col};
+    };
+    L.b = [](int lane, int i) { int g = lane >> 2, t = lane % 4; return RC{i < 2 ? t * 2 + (i & 1) : t * 2 + (i & 1) + 8, g}; };
+  } else if (kind == "f16" && k == 8) {
+    L.a = [](int lane, int i) { int g = lane >> 2, t = lane % 4; return RC{i < 2 ? g : g + 8, t * 2 + (i & 1)}; };
+    L.b = [](int lane, int i) { int g = lane >> 2, t = lane % 4; return RC{t * 2 + i, g}; };
+  } else if (kind == "tf32" && k == 4) {
+    L.a = [](int lane, int i) { int g = lane >> 2, t = lane % 4; return RC{i == 0 ? g : g + 8, t}; };
+    L.b = [](int lane, int) { int g = lane >> 2, t = lane % 4; return RC{t, g}; };
+  } else if (kind == "tf32" && k == 8) {
+    L.a = [](int lane, int i) {
+      int g = lane >> 2, t = lane % 4;
+      return RC{(i == 0 || i == 2) ? g : g + 8, i < 2 ? t : t + 4};
+    };
+    L.b = [](int lane, int i) { int g = lane >> 2, t = lane % 4; return RC{i == 0 ? t : t + 4, g}; };
+  } else if (kind == "f64") {
+    L.a = [](int lane, int) { return RC{lane >> 2, lane % 4}; };
+    L.b = [](int lane, int) { return RC{lane % 4, lane >> 2}; };
+  } else if (kind == "i8" && m == 8) {
+    L.a = [](int lane, int i) { return RC{lane >> 2, (lane % 4) * 4 + i}; };
+    L.b = [](int lane, int i) { return RC{(lane % 4) * 4 + i, lane >> 2}; };
+  } else if (kind == "i8" && k == 16) {
+    L.a = [](int lane, int i) { int g = lane >> 2, t = lane % 4; return RC{i < 4 ? g : g + 8, t * 4 + (i & 3)}; };
+    L.b = [](int lane, int i) { return RC{(lane % 4) * 4 + i, lane >> 2}; };
+  } else if (kind == "i8" && k == 32) {
+    L.a = [](int lane, int i) {
+      int g = lane >> 2, t = lane % 4;
+      return RC{(i < 4 || (i >= 8 && i < 12)) ? g : g + 8, i < 8 ? t * 4 + (i & 3) : t * 4 + (i & 3) + 16};
+    };
+    L.b = [](int lane, int i) { int t = lane % 4; return RC{i < 4 ? t * 4 + (i & 3) : t * 4 + (i & 3) + 16, lane >> 2}; };
+  } else if (kind == "i4" && k == 32) {
+    L.a = [](int lane, int i) { int g = lane >> 2, t = lane % 4; return RC{i < 8 ? g : g + 8, t * 8 + (i & 7)}; };
+    L.b = [](int lane, int i) { return RC{(lane % 4) * 8 + i, lane >> 2}; };
+  } else if (kind == "i4" && k == 64) {
+    L.a = [](int lane, int i) {
+      int g = lane >> 2, t = lane % 4;
+      return RC{(i < 8 || (i >= 16 && i < 24)) ? g : g + 8, i < 16 ? t * 8 + (i & 7) : t * 8 + (i & 7) + 32};
+    };
+    L.b = [](int lane, int i) { int t = lane % 4; return RC{i < 8 ? t * 8 + (i & 7) : t * 8 + (i & 7) + 32, lane >> 2}; };
+  } else if (kind == "b1" && k == 128) {
+    L.a = [](int lane, int i) { int g = lane >> 2, t = lane % 4; return RC{i < 32 ? g : g + 8, t * 32 + (i & 31)}; };
+    L.b = [](int lane, int i) { return RC{(lane % 4) * 32 + i, lane >> 2}; };
+  }
+  L.c = m == 16 ? std::function<RC(int, int)>(C16) : std::function<RC(int, int)>(C8);
+  return L;
+}
+
+struct MmaCase {
+  std::string ptx_types;  // e.g. "m16n8k16.row.col.f32.f16.f16.f32"
+  std::string kind;       // layout family
+  int m, n, k;
+  int abits;              // element bits of A/B (tf32: 32, f64: 64)
+  std::string at, ct, dt; // element types
+  std::string extra;      // modifiers after the types (.xor.popc)
+};
+
+// Runs one mma over lanes' registers from `in`, writing D registers to `out`.
+std::string mma_kernel(const MmaCase& mc, int na, int nb, int nc, int nd) {
+  bool f64 = mc.at == "f64";
+  std::string rt = f64 ? ".f64" : ".b32";
+  std::string ct = mc.ct == "f32" ? ".f32" : rt, dt = mc.dt == "f32" ? ".f32" : rt;
+  int rb = f64 ? 8 : 4;
+  int tot = na + nb + nc;
+  std::string s = kHead + ".visible .entry k(.param .u64 in, .param .u64 out)\n{\n";
+  s += "  .reg .b32 %r<4>;\n  .reg .b64 %rd<8>;\n";
+  s += "  .reg " + rt + " %a<" + std::to_string(na) + ">;\n  .reg " + rt + " %b<" + std::to_string(nb) + ">;\n";
+  s += "  .reg " + ct + " %c<" + std::to_string(nc) + ">;\n  .reg " + dt + " %d<" + std::to_string(nd) + ">;\n";
+  s += "  ld.param.u64 %rd1, [in];\n  ld.param.u64 %rd2, [out];\n  mov.u32 %r1, %laneid;\n";
+  s += "  mul.wide.u32 %rd3, %r1, " + std::to_string(tot * rb) + ";\n  add.s64 %rd4, %rd1, %rd3;\n";
+  s += "  mul.wide.u32 %rd5, %r1, " + std::to_string(nd * rb) + ";\n  add.s64 %rd6, %rd2, %rd5;\n";
+  auto lds = [&](const std::string& name, int n, int base, const std::string& ty) {
+    for (int i = 0; i < n; ++i)
+      s += "  ld.global" + ty + " %" + name + std::to_string(i) + ", [%rd4+" + std::to_string((base + i) * rb) + "];\n";
+  };
+  lds("a", na, 0, rt);
+  lds("b", nb, na, rt);
+  lds("c", nc, na + nb, ct);
+  auto vec = [](const std::string& name, int n) {
+    std::string v = "{";
+    for (int i = 0; i < n; ++i) v += (i ? ", %" : "%") + name + std::to_string(i);
+    return v + "}";
+  };
+  s += "  mma.sync.aligned." + mc.ptx_types + mc.extra + " " + vec("d", nd) + ", " + vec("a", na) + ", " + vec("b", nb) +
+       ", " + vec("c", nc) + ";\n";
+  for (int i = 0; i < nd; ++i)
+    s += "  st.global" + dt + " [%rd6+" + std::to_string(i * rb) + "], %d" + std::to_string(i) + ";\n";
+  s += "  ret;\n}\n";
+  return s;
+}
+
+// Generic driver: values[] of A (m x k), B (k x n) and C (m x n) as raw element bits; ref computes
+// the expected D element bits.
+void run_mma_case(const MmaCase& mc, const std::vector<uint64_t>& A, const std::vector<uint64_t>& B,
+                  const std::vector<uint64_t>& C, const std::function<uint64_t(int, int)>& ref) {
+  SCOPED_TRACE(mc.ptx_types + mc.extra);
+  Layout L = layout_for(mc.kind, mc.m, mc.k);
+  bool f64 = mc.at == "f64";
+  int epr = f64 ? 1 : 32 / mc.abits;
+  int na = mc.m * mc.k / 32 / epr, nb = mc.k * mc.n / 32 / epr;
+  int celems = mc.m * mc.n / 32;
+  int nc = mc.ct == "f16" ? celems / 2 : celems, nd = mc.dt == "f16" ? celems / 2 : celems;
+  int tot = na + nb + nc;
+  std::vector<uint64_t> regs(32 * tot, 0);
+  auto put = [&](int lane, int reg, int elem, int bits, uint64_t v) {
+    uint64_t& r = regs[lane * tot + reg];
+    if (bits == 64) r = v;
+    else r |= (v & ((1ull << bits) - 1)) << (elem * bits);
+  };
+  for (int lane = 0; lane < 32; ++lane) {
+    for (int i = 0; i < na * epr; ++i) { auto [r, c] = L.a(lane, i); put(lane, i / epr, i % epr, f64 ? 64 : mc.abits, A[r * mc.k + c]); }
+    for (int i = 0; i < nb * epr; ++i) { auto [r, c] = L.b(lane, i); put(lane, na + i / epr, i % epr, f64 ? 64 : mc.abits, B[r * mc.n + c]); }
+    for (int i = 0; i < celems; ++i) {
+      auto [r, c] = L.c(lane, i);
+      if (mc.ct == "f16") put(lane, na + nb + i / 2, i % 2, 16, C[r * mc.n + c]);
+      else put(lane, na + nb + i, 0, f64 ? 64 : 32, C[r * mc.n + c]);
+    }
+  }
+  Harness h;
+  ASSERT_TRUE(h.load(mma_kernel(mc, na, nb, nc, nd)));
+  uint64_t dout = h.alloc(32 * nd * 8);
+  uint64_t din;
+  if (f64) {
+    din = h.upload(regs);
+  } else {
+    std::vector<uint32_t> r32(regs.begin(), regs.end());
+    din = h.upload(r32);
+  }
+  auto res = h.run("k", {1, 1, 1}, {32, 1, 1}, Harness::Params().add(din).add(dout));
+  ASSERT_TRUE(res.ok()) << res.report();
+  std::vector<uint64_t> got(32 * nd);
+  if (f64) got = h.download<uint64_t>(dout, 32 * nd);
+  else {
+    auto g32 = h.download<uint32_t>(dout, 32 * nd);
+    for (size_t i = 0; i < g32.size(); ++i) got[i] = g32[i];
+  }
+  int bad = 0;
+  for (int lane = 0; lane < 32; ++lane)
+    for (int i = 0; i < celems; ++i) {
+      auto [r, c] = L.c(lane, i);
+      uint64_t v = mc.dt == "f16" ? (got[lane * nd + i / 2] >> (16 * (i % 2))) & 0xffff : got[lane * nd + i];
+      uint64_t want = ref(r, c);
+      if (v != want && bad++ < 5)
+        ADD_FAILURE() << "D[" << r << "][" << c << "] (lane " << lane << ", element " << i << ") = 0x" << std::hex << v
+                      << ", want 0x" << want;
+    }
+  EXPECT_EQ(bad, 0);
+}
+
+// Exact sum of c and the products (quad precision is exact for these ranges), rounded once.
+float exact_f32(double c, const std::vector<double>& prods) {
+  __float128 s = c;
+  for (double p : prods) s += (__float128)p;
+  return (float)s;
+}
+uint16_t exact_f16(double c, const std::vector<double>& prods) {
+  __float128 s = c;
+  for (double p : prods) s += (__float128)p;
+  // round to f16 in two exact steps: quad -> double is exact here (few significant bits)
+  return f16_of((double)s);
+}
+
+enum class FK { F16, BF16 };
+
+void float_case(const std::string& shape_types, FK fk, int k, bool c16, bool d16) {
+  Rng g{uint64_t(k * 7 + int(fk) * 3 + c16 * 11 + d16 * 13)};
+  const int M = 16, N = 8;
+  std::vector<uint64_t> A(M * k), B(k * N), C(M * N);
+  std::vector<double> a(M * k), b(k * N), c(M * N);
+  auto mk = [&](double& val, uint64_t& bitsv, double scale) {
+    double d = (int(g.next() % 2000001) - 1000000) / 1000000.0 * scale;  // many mantissa bits
+    if (fk == FK::F16) { uint16_t h = f16_of(d); bitsv = h; val = f16_val(h); }
+    else { uint16_t h = bf16_of(d); bitsv = h; val = bf16_val(h); }
+  };
+  for (int i = 0; i < M * k; ++i) mk(a[i], A[i], 2.0);
+  for (int i = 0; i < k * N; ++i) mk(b[i], B[i], 2.0);
+  for (int i = 0; i < M * N; ++i) {
+    double d = (int(g.next() % 2000001) - 1000000) / 1000.0;
+    if (c16) { uint16_t h = f16_of(d); C[i] = h; c[i] = f16_val(h); }
+    else { float f = float(d) + 1.0f / 3.0f; C[i] = bits_of(f); c[i] = f; }
+  }
+  MmaCase mc{shape_types, "f16", M, N, k, 16, fk == FK::F16 ? "f16" : "bf16", c16 ? "f16" : "f32", d16 ? "f16" : "f32", ""};
+  run_mma_case(mc, A, B, C, [&](int r, int col) -> uint64_t {
+    std::vector<double> p;
+    for (int kk = 0; kk < k; ++kk) p.push_back(a[r * k + kk] * b[kk * N + col]);
+    if (d16) return exact_f16(c[r * N + col], p);
+    return bits_of(exact_f32(c[r * N + col], p));
+  });
+}
+
+TEST(Mma, F16M16N8K16F32) { float_case("m16n8k16.row.col.f32.f16.f16.f32", FK::F16, 16, false, false); }
+TEST(Mma, Bf16M16N8K16F32) { float_case("m16n8k16.row.col.f32.bf16.bf16.f32", FK::BF16, 16, false, false); }
+TEST(Mma, F16M16N8K8F32) { float_case("m16n8k8.row.col.f32.f16.f16.f32", FK::F16, 8, false, false); }
+TEST(Mma, Bf16M16N8K8F32) { float_case("m16n8k8.row.col.f32.bf16.bf16.f32", FK::BF16, 8, false, false); }
+TEST(Mma, F16M16N8K16F16) { float_case("m16n8k16.row.col.f16.f16.f16.f16", FK::F16, 16, true, true); }
+TEST(Mma, F16M16N8K8F16AccF32Out) { float_case("m16n8k8.row.col.f32.f16.f16.f16", FK::F16, 8, true, false); }
+
+void tf32_case(int k) {
+  Rng g{uint64_t(77 + k)};
+  const int M = 16, N = 8;
+  std::vector<uint64_t> A(M * k), B(k * N), C(M * N);
+  std::vector<double> a(M * k), b(k * N), c(M * N);
+  auto mk = [&](double& val, uint64_t& bv) {
+    float f = (int(g.next() % 2000001) - 1000000) / 999983.0f;  // full 23-bit mantissas
+    bv = bits_of(f);
+    val = f32_of_bits(bits_of(f) & 0xffffe000u);  // tf32: the low 13 mantissa bits are not used
+  };
+  for (int i = 0; i < M * k; ++i) mk(a[i], A[i]);
+  for (int i = 0; i < k * N; ++i) mk(b[i], B[i]);
+  for (int i = 0; i < M * N; ++i) { float f = (int(g.next() % 20001) - 10000) / 7.0f; C[i] = bits_of(f); c[i] = f; }
+  MmaCase mc{"m16n8k" + std::to_string(k) + ".row.col.f32.tf32.tf32.f32", "tf32", M, N, k, 32, "tf32", "f32", "f32", ""};
+  run_mma_case(mc, A, B, C, [&](int r, int col) -> uint64_t {
+    std::vector<double> p;
+    for (int kk = 0; kk < k; ++kk) p.push_back(a[r * k + kk] * b[kk * N + col]);
+    return bits_of(exact_f32(c[r * N + col], p));
+  });
+}
+TEST(Mma, Tf32M16N8K4) { tf32_case(4); }
+TEST(Mma, Tf32M16N8K8) { tf32_case(8); }
+
+TEST(Mma, F64M8N8K4) {
+  Rng g{5};
+  std::vector<uint64_t> A(32), B(32), C(64);
+  std::vector<double> a(32), b(32), c(64);
+  for (int i = 0; i < 32; ++i) { a[i] = (int(g.next() % 200001) - 100000) / 997.0; A[i] = std::bit_cast<uint64_t>(a[i]); }
+  for (int i = 0; i < 32; ++i) { b[i] = (int(g.next() % 200001) - 100000) / 991.0; B[i] = std::bit_cast<uint64_t>(b[i]); }
+  for (int i = 0; i < 64; ++i) { c[i] = (int(g.next() % 200001) - 100000) / 983.0; C[i] = std::bit_cast<uint64_t>(c[i]); }
+  MmaCase mc{"m8n8k4.row.col.f64.f64.f64.f64", "f64", 8, 8, 4, 64, "f64", "f64", "f64", ""};
+  run_mma_case(mc, A, B, C, [&](int r, int col) -> uint64_t {
+    double acc = c[r * 8 + col];
+    for (int kk = 0; kk < 4; ++kk) acc = std::fma(a[r * 4 + kk], b[kk * 8 + col], acc);
+    return std::bit_cast<uint64_t>(acc);
+  });
+}
+
+void int_case(const std::string& types, const std::string& kind, int m, int k, int bits, bool sa, bool sb, bool sat) {
+  Rng g{uint64_t(m * 100 + k + bits + sa * 3 + sb * 5 + sat * 7)};
+  const int N = 8;
+  std::vector<uint64_t> A(m * k), B(k * N), C(m * N);
+  std::vector<int64_t> a(m * k), b(k * N), c(m * N);
+  auto mk = [&](bool s, int64_t& v, uint64_t& bv) {
+    uint64_t raw = g.next() & ((1u << bits) - 1);
+    bv = raw;
+    v = s && (raw >> (bits - 1)) ? int64_t(raw) - (int64_t(1) << bits) : int64_t(raw);
+  };
+  for (int i = 0; i < m * k; ++i) mk(sa, a[i], A[i]);
+  for (int i = 0; i < k * N; ++i) mk(sb, b[i], B[i]);
+  for (int i = 0; i < m * N; ++i) {
+    // some accumulators near the s32 limits so .satfinite (or wrapping) shows
+    int32_t v = (i % 3 == 0) ? INT32_MAX - int32_t(g.next() % 1000) : (i % 3 == 1) ? INT32_MIN + int32_t(g.next() % 1000)
+                                                                                  : int32_t(g.next());
+    c[i] = v;
+    C[i] = uint32_t(v);
+  }
+  MmaCase mc{types, kind, m, N, k, bits, "int", "s32", "s32", ""};
+  run_mma_case(mc, A, B, C, [&](int r, int col) -> uint64_t {
+    int64_t s = c[r * N + col];
+    for (int kk = 0; kk < k; ++kk) s += a[r * k + kk] * b[kk * N + col];
+    if (sat) s = std::min<int64_t>(std::max<int64_t>(s, INT32_MIN), INT32_MAX);
+    return uint32_t(s);
+  });
+}
+TEST(Mma, S8M16N8K16Sat) { int_case("m16n8k16.row.col.satfinite.s32.s8.s8.s32", "i8", 16, 16, 8, true, true, true); }
+TEST(Mma, S8M16N8K32Wrap) { int_case("m16n8k32.row.col.s32.s8.s8.s32", "i8", 16, 32, 8, true, true, false); }
+TEST(Mma, U8S8M16N8K32Sat) { int_case("m16n8k32.row.col.satfinite.s32.u8.s8.s32", "i8", 16, 32, 8, false, true, true); }
+TEST(Mma, S8M8N8K16) { int_case("m8n8k16.row.col.satfinite.s32.s8.s8.s32", "i8", 8, 16, 8, true, true, true); }
+TEST(Mma, S4M16N8K32) { int_case("m16n8k32.row.col.satfinite.s32.s4.s4.s32", "i4", 16, 32, 4, true, true, true); }
+TEST(Mma, U4M16N8K64) { int_case("m16n8k64.row.col.s32.u4.u4.s32", "i4", 16, 64, 4, false, false, false); }
+
+TEST(Mma, B1M16N8K128XorAndPopc) {
+  for (int op = 0; op < 2; ++op) {
+    Rng g{uint64_t(9 + op)};
+    const int M = 16, N = 8, K = 128;
+    std::vector<uint64_t> A(M * K), B(K * N), C(M * N);
+    for (auto& v : A) v = g.next() & 1;
+    for (auto& v : B) v = g.next() >> 7 & 1;
+    for (auto& v : C) v = g.next() % 1000;
+    MmaCase mc{"m16n8k128.row.col.s32.b1.b1.s32", "b1", M, N, K, 1, "b1", "s32", "s32", op ? ".and.popc" : ".xor.popc"};
+    run_mma_case(mc, A, B, C, [&](int r, int col) -> uint64_t {
+      int64_t s = int32_t(C[r * N + col]);
+      for (int kk = 0; kk < K; ++kk) s += op ? (A[r * K + kk] & B[kk * N + col]) : (A[r * K + kk] ^ B[kk * N + col]);
+      return uint32_t(s);
+    });
+  }
+}
+
+// Sanity check of the reference itself: sequential f32 accumulation would differ from the exact
+// single rounding for these inputs, so the f32 tests can tell them apart.
+TEST(Mma, ReferenceDistinguishesAccumulationOrder) {
+  Rng g{3};
+  int differ = 0;
+  for (int t = 0; t < 200; ++t) {
+    std::vector<double> p;
+    float seq = (int(g.next() % 2000001) - 1000000) / 1000.0f + 1.0f / 3.0f;
+    double c = seq;
+    for (int k = 0; k < 16; ++k) {
+      double a = f16_val(f16_of((int(g.next() % 2000001) - 1000000) / 500000.0));
+      double b = f16_val(f16_of((int(g.next() % 2000001) - 1000000) / 500000.0));
+      p.push_back(a * b);
+      seq = seq + float(a * b);
+    }
+    differ += bits_of(seq) != bits_of(exact_f32(c, p));
+  }
+  EXPECT_GT(differ, 10);
+}
+
+TEST(Mma, UnsupportedFormsFailToLoad) {
+  Harness h;
+  std::string k = kHead + R"(
+.visible .entry k()
+{
+  .reg .b32 %r<8>;
+  .reg .f32 %f<8>;
+  mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32 {%f0, %f1, %f2, %f3, %f4, %f5, %f6, %f7}, {%r0, %r1}, {%r2, %r3}, {%f0, %f1, %f2, %f3, %f4, %f5, %f6, %f7};
+  ret;
+}
+)";
+  auto errs = h.load_errors(k);
+  ASSERT_FALSE(errs.empty());
+  EXPECT_NE(errs[0].find("mma"), std::string::npos) << errs[0];
+}
+
+// ------------------------------------------------------------------ ldmatrix / stmatrix / movmatrix
+
+// Four 8x8 b16 matrices in shared memory with a 48-byte row pitch; lane l gives the address of row
+// l%8 of matrix l/8. The loaded registers are stored to out[lane*4 + j]; stmatrix writes them back
+// to a second shared area that is copied to out2.
+std::string ldmatrix_kernel(int nmat, bool trans) {
+  std::string x = ".x" + std::to_string(nmat), tr = trans ? ".trans" : "";
+  std::string regs = "{";
+  for (int j = 0; j < nmat; ++j) regs += (j ? ", %q" : "%q") + std::to_string(j);
+  regs += "}";
+  std::string s = kHead + R"(
+.visible .entry k(.param .u64 in, .param .u64 out, .param .u64 out2)
+{
+  .shared .align 16 .b8 sm[1536];
+  .shared .align 16 .b8 sm2[1536];
+  .reg .b32 %r<16>;
+  .reg .b32 %q<4>;
+  .reg .b64 %rd<16>;
+  .reg .pred %p<2>;
+  ld.param.u64 %rd1, [in];
+  ld.param.u64 %rd2, [out];
+  ld.param.u64 %rd9, [out2];
+  mov.u32 %r1, %laneid;
+  mov.u32 %r2, 0;
+LOOP:
+  shl.b32 %r3, %r2, 5;
+  add.u32 %r3, %r3, %r1;          // word index
+  mul.wide.u32 %rd3, %r3, 4;
+  add.s64 %rd4, %rd1, %rd3;
+  ld.global.u32 %r4, [%rd4];
+  mov.u32 %r5, sm;
+  shl.b32 %r6, %r3, 2;
+  add.u32 %r5, %r5, %r6;
+  st.shared.u32 [%r5], %r4;
+  add.u32 %r2, %r2, 1;
+  setp.lt.u32 %p1, %r2, 12;
+  @%p1 bra LOOP;
+  bar.sync 0;
+  // row address: (lane/8)*384 + (lane%8)*48
+  shr.u32 %r7, %r1, 3;
+  and.b32 %r8, %r1, 7;
+  mul.lo.u32 %r7, %r7, 384;
+  mad.lo.u32 %r7, %r8, 48, %r7;
+  mov.u32 %r9, sm;
+  add.u32 %r10, %r9, %r7;
+  ldmatrix.sync.aligned.m8n8X.shared.b16 REGS, [%r10];
+  mov.u32 %r11, sm2;
+  add.u32 %r12, %r11, %r7;
+  stmatrix.sync.aligned.m8n8X.shared.b16 [%r12], REGS;
+  mul.wide.u32 %rd5, %r1, 16;
+  add.s64 %rd6, %rd2, %rd5;
+)";
+  for (int j = 0; j < nmat; ++j) s += "  st.global.u32 [%rd6+" + std::to_string(4 * j) + "], %q" + std::to_string(j) + ";\n";
+  s += R"(
+  bar.sync 0;
+  mov.u32 %r2, 0;
+LOOP2:
+  shl.b32 %r3, %r2, 5;
+  add.u32 %r3, %r3, %r1;
+  shl.b32 %r6, %r3, 2;
+  add.u32 %r5, %r11, %r6;
+  ld.shared.u32 %r4, [%r5];
+  mul.wide.u32 %rd3, %r3, 4;
+  add.s64 %rd4, %rd9, %rd3;
+  st.global.u32 [%rd4], %r4;
+  add.u32 %r2, %r2, 1;
+  setp.lt.u32 %p1, %r2, 12;
+  @%p1 bra LOOP2;
+  ret;
+}
+)";
+  for (auto [key, val] : {std::pair<std::string, std::string>{"X", x + tr}, {"REGS", regs}})
+    for (size_t p = s.find(key); p != std::string::npos; p = s.find(key, p + val.size())) {
+      if (key == "X" && s.compare(p - 4, 4, "m8n8") != 0) { p += 1; continue; }
+      s.replace(p, key.size(), val);
+    }
+  return s;
+}
+
+TEST(Ldmatrix, AllCountsAndTrans) {
+  for (int nmat : {1, 2, 4})
+    for (bool trans : {false, true}) {
+      SCOPED_TRACE("x" + std::to_string(nmat) + (trans ? ".trans" : ""));
+      std::vector<uint16_t> smem(768);
+      for (size_t i = 0; i < smem.size(); ++i) smem[i] = uint16_t(i * 37 + 11);
+      auto M = [&](int j, int r, int c) { return smem[(j * 384 + r * 48) / 2 + c]; };
+      Harness h;
+      ASSERT_TRUE(h.load(ldmatrix_kernel(nmat, trans)));
+      uint64_t din = h.upload(smem), dout = h.alloc(32 * 16), dout2 = h.alloc(1536);
+      auto res = h.run("k", {1, 1, 1}, {32, 1, 1}, Harness::Params().add(din).add(dout).add(dout2));
+      ASSERT_TRUE(res.ok()) << res.report();
+      auto got = h.download<uint32_t>(dout, 32 * 4);
+      auto back = h.download<uint16_t>(dout2, 768);
+      for (int t = 0; t < 32; ++t)
+        for (int j = 0; j < nmat; ++j) {
+          // ISA figure: thread t holds row t/4, elements 2*(t%4) and 2*(t%4)+1 (of the transpose with .trans)
+          int r = t / 4, c = 2 * (t % 4);
+          uint32_t want = trans ? (uint32_t(M(j, c, r)) | uint32_t(M(j, c + 1, r)) << 16)
+                                : (uint32_t(M(j, r, c)) | uint32_t(M(j, r, c + 1)) << 16);
+          EXPECT_EQ(got[t * 4 + j], want) << "lane " << t << " matrix " << j;
+        }
+      // stmatrix with the same shape/trans is the inverse: the rows come back unchanged
+      for (int j = 0; j < nmat; ++j)
+        for (int r = 0; r < 8; ++r)
+          for (int c = 0; c < 8; ++c) EXPECT_EQ(back[(j * 384 + r * 48) / 2 + c], M(j, r, c));
+    }
+}
+
+TEST(Movmatrix, Transposes) {
+  Harness h;
+  std::string k = kHead + R"(
+.visible .entry k(.param .u64 in, .param .u64 out)
+{
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<8>;
+  ld.param.u64 %rd1, [in];
+  ld.param.u64 %rd2, [out];
+  mov.u32 %r1, %laneid;
+  mul.wide.u32 %rd3, %r1, 4;
+  add.s64 %rd4, %rd1, %rd3;
+  ld.global.u32 %r2, [%rd4];
+  movmatrix.sync.aligned.m8n8.trans.b16 %r3, %r2;
+  add.s64 %rd5, %rd2, %rd3;
+  st.global.u32 [%rd5], %r3;
+  ret;
+}
+)";
+  ASSERT_TRUE(h.load(k));
+  std::vector<uint32_t> in(32);
+  uint16_t M[8][8];
+  for (int r = 0; r < 8; ++r)
+    for (int c = 0; c < 8; ++c) M[r][c] = uint16_t(r * 8 + c + 0x100);
+  for (int t = 0; t < 32; ++t) in[t] = M[t / 4][2 * (t % 4)] | uint32_t(M[t / 4][2 * (t % 4) + 1]) << 16;
+  uint64_t din = h.upload(in), dout = h.alloc(128);
+  auto res = h.run("k", {1, 1, 1}, {32, 1, 1}, Harness::Params().add(din).add(dout));
+  ASSERT_TRUE(res.ok()) << res.report();
+  auto got = h.download<uint32_t>(dout, 32);
+  for (int t = 0; t < 32; ++t) {
+    int r = t / 4, c = 2 * (t % 4);
+    EXPECT_EQ(got[t], M[c][r] | uint32_t(M[c + 1][r]) << 16) << "lane " << t;
+  }
+}
+
+// ------------------------------------------------------------------ wmma
+
+// D = A*B + C with A (row or col major), B (row or col), C/D row-major f32, through global memory.
+std::string wmma_kernel(const std::string& shape, const std::string& al, const std::string& bl, const std::string& it,
+                        int na, int nb, int lda, int ldb, int ldc) {
+  auto vec = [](const std::string& name, int n) {
+    std::string v = "{";
+    for (int i = 0; i < n; ++i) v += (i ? ", %" : "%") + name + std::to_string(i);
+    return v + "}";
+  };
+  std::string s = kHead + ".visible .entry k(.param .u64 A, .param .u64 B, .param .u64 C, .param .u64 D)\n{\n";
+  s += "  .reg .b32 %a<16>;\n  .reg .b32 %b<16>;\n  .reg .f32 %c<8>;\n  .reg .f32 %d<8>;\n  .reg .b64 %rd<8>;\n";
+  s += "  ld.param.u64 %rd1, [A];\n  ld.param.u64 %rd2, [B];\n  ld.param.u64 %rd3, [C];\n  ld.param.u64 %rd4, [D];\n";
+  s += "  wmma.load.a.sync.aligned." + al + "." + shape + ".global." + it + " " + vec("a", na) + ", [%rd1], " + std::to_string(lda) + ";\n";
+  s += "  wmma.load.b.sync.aligned." + bl + "." + shape + ".global." + it + " " + vec("b", nb) + ", [%rd2], " + std::to_string(ldb) + ";\n";
+  s += "  wmma.load.c.sync.aligned.row." + shape + ".global.f32 " + vec("c", 8) + ", [%rd3], " + std::to_string(ldc) + ";\n";
+  std::string types = it == "f16" ? ".f32.f32" : ".f32." + it + "." + it + ".f32";
+  s += "  wmma.mma.sync.aligned." + al + "." + bl + "." + shape + types + " " + vec("d", 8) + ", " + vec("a", na) + ", " +
+       vec("b", nb) + ", " + vec("c", 8) + ";\n";
+  s += "  wmma.store.d.sync.aligned.row." + shape + ".global.f32 [%rd4], " + vec("d", 8) + ", " + std::to_string(ldc) + ";\n";
+  s += "  ret;\n}\n";
+  return s;
+}
+
+void wmma_case(int M, int N, int K, const std::string& it, bool acol, bool bcol) {
+  SCOPED_TRACE(std::to_string(M) + "x" + std::to_string(N) + "x" + std::to_string(K) + " " + it + (acol ? " Acol" : " Arow") + (bcol ? " Bcol" : " Brow"));
+  Rng g{uint64_t(M + N * 3 + K * 5 + acol + 2 * bcol)};
+  int lda = (acol ? M : K) + 8, ldb = (bcol ? K : N) + 8, ldc = N + 4;
+  std::vector<double> a(M * K), b(K * N);
+  std::vector<uint16_t> A16(lda * (acol ? K : M)), B16(ldb * (bcol ? N : K));
+  std::vector<float> A32(A16.size()), B32(B16.size());
+  auto mk = [&](double& v, size_t idx, std::vector<uint16_t>& v16, std::vector<float>& v32) {
+    double d = (int(g.next() % 2000001) - 1000000) / 700000.0;
+    if (it == "f16") { v16[idx] = f16_of(d); v = f16_val(v16[idx]); }
+    else if (it == "bf16") { v16[idx] = bf16_of(d); v = bf16_val(v16[idx]); }
+    else { v32[idx] = float(d); v = f32_of_bits(bits_of(float(d)) & 0xffffe000u); }
+  };
+  for (int i = 0; i < M; ++i)
+    for (int k = 0; k < K; ++k) mk(a[i * K + k], acol ? k * lda + i : i * lda + k, A16, A32);
+  for (int k = 0; k < K; ++k)
+    for (int j = 0; j < N; ++j) mk(b[k * N + j], bcol ? j * ldb + k : k * ldb + j, B16, B32);
+  std::vector<float> C(M * ldc);
+  for (auto& v : C) v = (int(g.next() % 20001) - 10000) / 3.0f;
+  int per = it == "tf32" ? 1 : 2;
+  int na = it == "f16" ? 8 : M * K / 32 / per, nb = it == "f16" ? 8 : K * N / 32 / per;
+  std::string shape = "m" + std::to_string(M) + "n" + std::to_string(N) + "k" + std::to_string(K);
+  Harness h;
+  ASSERT_TRUE(h.load(wmma_kernel(shape, acol ? "col" : "row", bcol ? "col" : "row", it, na, nb, lda, ldb, ldc)));
+  uint64_t dA = it == "tf32" ? h.upload(A32) : h.upload(A16), dB = it == "tf32" ? h.upload(B32) : h.upload(B16);
+  uint64_t dC = h.upload(C), dD = h.alloc(C.size() * 4);
+  auto res = h.run("k", {1, 1, 1}, {32, 1, 1}, Harness::Params().add(dA).add(dB).add(dC).add(dD));
+  ASSERT_TRUE(res.ok()) << res.report();
+  auto got = h.download<float>(dD, C.size());
+  int bad = 0;
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j) {
+      std::vector<double> p;
+      for (int k = 0; k < K; ++k) p.push_back(a[i * K + k] * b[k * N + j]);
+      float want = exact_f32(C[i * ldc + j], p);
+      if (bits_of(got[i * ldc + j]) != bits_of(want) && bad++ < 5)
+        ADD_FAILURE() << "D[" << i << "][" << j << "] = " << got[i * ldc + j] << ", want " << want;
+    }
+  EXPECT_EQ(bad, 0);
+}
+
+TEST(Wmma, F16M16N16K16AllLayouts) {
+  for (bool ac : {false, true})
+    for (bool bc : {false, true}) wmma_case(16, 16, 16, "f16", ac, bc);
+}
+TEST(Wmma, F16OtherShapes) {
+  wmma_case(32, 8, 16, "f16", false, true);
+  wmma_case(8, 32, 16, "f16", true, false);
+}
+TEST(Wmma, Bf16AndTf32) {
+  wmma_case(16, 16, 16, "bf16", false, true);
+  wmma_case(32, 8, 16, "bf16", true, true);
+  wmma_case(16, 16, 8, "tf32", false, true);
+  wmma_case(16, 16, 8, "tf32", true, false);
+}
+
+}  // namespace
