@@ -37,14 +37,8 @@ using namespace ptx;
 
 namespace {
 
-constexpr unsigned kRelShift = 8;
 constexpr uint64_t kMask21 = (1ull << 21) - 1;
 
-inline uint64_t addr_of(ExecCtx& ctx, uint32_t rel, int64_t off, uint32_t var, const uint64_t* base, unsigned l) {
-  uint64_t a = uint64_t(off) + (base ? base[l] : 0);
-  if (MemRef::Rel(rel) == MemRef::SharedVar) a += (*ctx.cta.shared_offsets)[var];
-  return a;
-}
 
 // ------------------------------------------------------------------ mbarrier word
 
@@ -101,7 +95,7 @@ uint64_t maybe_complete(ExecCtx& ctx, MbWord m, uint64_t key, bool allow = true)
 // The mbarrier object of lane l: pointer to its 8 bytes, and a key naming it (shared offset).
 uint8_t* mb_access(ExecCtx& ctx, const DInstr& in, const uint64_t* base, unsigned l, uint64_t& key) {
   AccessSpace sp = AccessSpace(in.flags & 15);
-  uint64_t a = addr_of(ctx, (in.flags >> kRelShift) & 7, in.imm, in.target, base, l);
+  uint64_t a = lane_address(ctx, in, base, l);
   uint8_t* p = resolve_access(ctx, sp, l, a, 8, true);
   if (!p) return nullptr;
   if (p >= ctx.cta.shared.data() && p < ctx.cta.shared.data() + ctx.cta.shared.size())
@@ -250,7 +244,7 @@ void exec_cp_async(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
   unsigned n = in.width;
   for (unsigned l = 0; l < kWarpSize; ++l) {
     if (!(mask >> l & 1)) continue;
-    uint64_t da = addr_of(ctx, (in.flags >> kRelShift) & 7, in.imm, in.target, db, l);
+    uint64_t da = lane_address(ctx, in, db, l);
     uint64_t sa = uint64_t(in.imm2) + (sb ? sb[l] : 0);
     uint8_t* dp = resolve_access(ctx, AccessSpace::Shared, l, da, n, true);
     if (!dp) return;

@@ -183,13 +183,7 @@ inline uint64_t apply(uint64_t old, uint64_t b, uint64_t c) {
 
 // ------------------------------------------------------------------ addressing
 
-// flags: bits 0-3 AccessSpace, bits 8-10 MemRef::Rel. imm: offset, target: shared variable.
-constexpr unsigned kRelShift = 8;
-inline uint64_t lane_address(ExecCtx& ctx, const DInstr& in, const uint64_t* base, unsigned l) {
-  uint64_t a = uint64_t(in.imm) + (base ? base[l] : 0);
-  if (MemRef::Rel((in.flags >> kRelShift) & 7) == MemRef::SharedVar) a += (*ctx.cta.shared_offsets)[in.target];
-  return a;
-}
+// Addresses: lane_address() and the flags layout of memory_access.hpp.
 
 inline uint8_t* atom_access(ExecCtx& ctx, AccessSpace sp, unsigned l, uint64_t a, unsigned n) {
   if (sp == AccessSpace::Generic && a >= kLocalWindow && a - kLocalWindow < kWindowSize) {

@@ -69,20 +69,7 @@ uint8_t* resolve_access(ExecCtx& ctx, AccessSpace sp, unsigned l, uint64_t addr,
 
 namespace {
 
-// Address of lane l for a decoded memory operand (base in op[0], offset in imm, relative part in
-// flags >> kRelShift, shared variable in target).
-constexpr unsigned kRelShift = 8;
-inline uint64_t lane_address(ExecCtx& ctx, const DInstr& in, const uint64_t* base, unsigned l) {
-  uint64_t a = uint64_t(in.imm) + (base ? base[l] : 0);
-  switch (MemRef::Rel((in.flags >> kRelShift) & 7)) {
-    case MemRef::SharedVar: a += (*ctx.cta.shared_offsets)[in.target]; break;
-    case MemRef::LocalFrame: a += ctx.w.local_base[l]; break;
-    default: break;
-  }
-  return a;
-}
-
-AccessSpace space_of(const Instruction& ins, const MemRef& r) {
+AccessSpace space_of_impl(const Instruction& ins, const MemRef& r) {
   if (r.rel == MemRef::KernelParam) return AccessSpace::KernelParam;
   if (r.rel == MemRef::FuncParam) return AccessSpace::FuncParam;
   if (r.rel == MemRef::SharedVar) return AccessSpace::Shared;
@@ -450,6 +437,8 @@ bool dec_createpolicy(DecodeCtx& c, const Instruction& ins, DInstr& out) {
 }
 
 }  // namespace
+
+AccessSpace space_of(const Instruction& ins, const MemRef& r) { return space_of_impl(ins, r); }
 
 void register_data_ops() {
   register_decoder(Opcode::Mov, dec_mov);

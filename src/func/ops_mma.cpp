@@ -156,29 +156,6 @@ struct ExactSum {
 
 inline bool sync_all(ExecCtx& ctx) { return warp_sync(ctx, ctx.w.valid); }
 
-// Address of lane l of a decoded memory operand (base in ops[0], offset in imm, rel in flags bits
-// 8-10, shared variable in target). flags bits 0-3: AccessSpace.
-inline uint64_t lane_addr(ExecCtx& ctx, const DInstr& in, const uint64_t* base, unsigned l) {
-  uint64_t a = uint64_t(in.imm) + (base ? base[l] : 0);
-  switch (MemRef::Rel((in.flags >> 8) & 7)) {
-    case MemRef::SharedVar: a += (*ctx.cta.shared_offsets)[in.target]; break;
-    case MemRef::LocalFrame: a += ctx.w.local_base[l]; break;
-    default: break;
-  }
-  return a;
-}
-
-AccessSpace space_of(const Instruction& ins, const MemRef& r) {
-  if (r.rel == MemRef::SharedVar) return AccessSpace::Shared;
-  if (r.rel == MemRef::LocalFrame) return AccessSpace::Local;
-  if (r.rel == MemRef::KernelParam) return AccessSpace::KernelParam;
-  if (r.rel == MemRef::FuncParam) return AccessSpace::FuncParam;
-  if (ins.has(Mod::shared) || ins.has(Mod::shared_cta)) return AccessSpace::Shared;
-  if (ins.has(Mod::global)) return AccessSpace::Global;
-  if (ins.has(Mod::local)) return AccessSpace::Local;
-  return AccessSpace::Generic;
-}
-
 bool vec_refs(DecodeCtx& c, const Operand& o, Type t, std::vector<Ref>& out, size_t want, const char* what) {
   if (o.kind != Operand::Kind::Vector) {
     if (want == 1 && o.kind == Operand::Kind::Reg) {
@@ -219,7 +196,7 @@ void exec_ldst_matrix(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
   for (unsigned j = 0; j < nmat; ++j)
     for (unsigned r = 0; r < 8; ++r) {
       unsigned l = j * 8 + r;
-      uint64_t a = lane_addr(ctx, in, base, l);
+      uint64_t a = lane_address(ctx, in, base, l);
       uint8_t* p = resolve_access(ctx, sp, l, a, 16, Store);
       if (!p) return;
       rowp[j][r] = p;
@@ -535,7 +512,7 @@ void exec_wmma_ldst(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
   // The fragment in logical coordinates: lane l, element u at idx = l*U + u.
   for (unsigned l = 0; l < kWarpSize; ++l) {
     if (!(mask >> l & 1)) continue;
-    uint64_t a0 = lane_addr(ctx, in, base, l);
+    uint64_t a0 = lane_address(ctx, in, base, l);
     uint64_t ld = stride ? uint32_t(stride[l]) : (colmajor ? f.rows : f.cols);
     for (unsigned u = 0; u < U; ++u) {
       unsigned idx = l * U + u, r = idx / f.cols, cc = idx % f.cols;
