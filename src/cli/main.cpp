@@ -302,7 +302,7 @@ int main(int argc, char** argv) {
   bool run_quiet = false;
   auto* run = app.add_subcommand("run", "Run an unmodified CUDA program (nvcc -cudart shared) on the simulated GPU: "
                                         "warpsim run [options] -- PROGRAM ARGS...");
-  run->add_option("--gpu", run_gpu, "GPU to simulate (a100, a100-80gb)");
+  run->add_option("--gpu", run_gpu, "GPU to simulate (a100, a100-80gb, v100, h100; `warpsim gpus`)");
   run->add_option("--mode", run_mode, "Simulation mode (functional; timing is not available yet)");
   run->add_flag("-q,--quiet", run_quiet, "No per-kernel summary at exit");
   std::string run_report;

@@ -200,7 +200,9 @@ void State::print_summary() {
   for (auto& k : dev->kernels()) estimated |= k.regs_estimated;
   fmt::print(stderr, "{}warpsim: {} kernel launch{}, {:.3f} us simulated (functional mode; placeholder timing{})\n", s,
              dev->kernels().size(), dev->kernels().size() == 1 ? "" : "es", dev->now_ns() / 1000.0,
-             estimated ? "; register counts estimated: no sm_80 cubin in the fatbinary" : "");
+             estimated ? fmt::format("; register counts estimated: no sm_{}{} cubin in the fatbinary",
+                                     dev->spec().cc_major, dev->spec().cc_minor)
+                       : std::string());
 }
 
 namespace {

@@ -37,6 +37,8 @@ struct GpuSpec {
 };
 
 GpuSpec a100_sxm4_40gb();
+GpuSpec v100_sxm2_16gb();
+GpuSpec h100_sxm5_80gb();
 // Known --gpu names ("a100"); false if unknown.
 bool gpu_by_name(const std::string& name, GpuSpec& out);
 // The --gpu names, one per machine (aliases left out): {"a100", "a100-80gb"}.
