@@ -133,7 +133,7 @@ Ref DecodeCtx::ref(const Operand& o, Type t) {
         static const std::string comps = "xyzwrgba";
         size_t c = comps.find(o.selector[0]);
         if (o.selector.size() == 1 && c != std::string::npos) return Ref::reg(r.index() + uint32_t(c % 4));
-        error = fmt::format("register selector '.{}' is not supported here", o.selector);
+        error = fmt::format("register selector '.{}' is not supported here", o.selector.view());
         return Ref::none();
       }
       if (o.minus) {

@@ -68,7 +68,7 @@ struct Cmp {
   bool operand(const Operand& a, const Operand& b) {
     if (a.kind != b.kind) return diff("operand kind differs");
     if (a.negated != b.negated || a.minus != b.minus) return diff("operand negation differs");
-    if (a.selector != b.selector) return diff(fmt::format("selector '{}' vs '{}'", a.selector, b.selector));
+    if (a.selector != b.selector) return diff(fmt::format("selector '{}' vs '{}'", a.selector.view(), b.selector.view()));
     if (a.ival != b.ival) return diff(fmt::format("value {} vs {}", a.ival, b.ival));
     switch (a.kind) {
       case Operand::Kind::Reg:

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "ptx/isa.hpp"
@@ -23,6 +24,26 @@ struct SrcPos {
 };
 
 // ---------------------------------------------------------------- operands
+
+// A register selector (.x, .b0, .h10, .b3210) or the .unified address suffix, stored inline: an
+// operand is copied several times while parsing, and a std::string here made that the hot spot.
+struct Selector {
+  static constexpr size_t kMax = 7;
+  char s[kMax] = {};
+  uint8_t n = 0;
+  bool empty() const { return n == 0; }
+  size_t size() const { return n; }
+  char operator[](size_t i) const { return s[i]; }
+  std::string_view view() const { return {s, n}; }
+  operator std::string_view() const { return view(); }
+  Selector& operator=(std::string_view v) {
+    n = uint8_t(v.size() < kMax ? v.size() : kMax);
+    for (size_t i = 0; i < n; ++i) s[i] = v[i];
+    return *this;
+  }
+  bool operator==(const Selector& o) const { return view() == o.view(); }
+  bool operator==(std::string_view o) const { return view() == o; }
+};
 
 enum class SymKind : uint8_t { Unresolved, Variable, LocalVariable, Param, Function, Label,
                                Prototype, BranchTargets, CallTargets };
@@ -48,7 +69,7 @@ struct Operand {
   SReg sreg = SReg::Tid;
   int8_t sreg_index = -1;
   uint32_t reg = 0;        // index into Function::regs
-  std::string selector;    // .x, .b0, .h1, .b3210 (video / vector component); "unified" after [a]
+  Selector selector;       // .x, .b0, .h1, .b3210 (video / vector component); "unified" after [a]
   int64_t ival = 0;
   std::string name;        // symbol name
   SymKind sym = SymKind::Unresolved;

@@ -812,20 +812,21 @@ class Parser {
   }
 
   static std::optional<uint32_t> lookup_reg_local(const Scope& s, std::string_view name) {
-    if (auto it = s.regs.find(name); it != s.regs.end()) return it->second;
-    if (s.ranges.empty()) return std::nullopt;
-    // %r17 -> prefix "%r", number 17 (no leading zeros except "0").
+    // Most register operands are members of a %r<N> range: try the range (split the trailing
+    // number, e.g. %r17 -> "%r", 17; no leading zeros except "0") before the plain names.
     size_t d = name.size();
     while (d > 0 && name[d - 1] >= '0' && name[d - 1] <= '9') --d;
-    if (d == name.size() || d == 0) return std::nullopt;
-    if (name.size() - d > 1 && name[d] == '0') return std::nullopt;
-    if (name.size() - d > 9) return std::nullopt;
-    auto it = s.ranges.find(name.substr(0, d));
-    if (it == s.ranges.end()) return std::nullopt;
-    uint32_t n = 0;
-    for (size_t i = d; i < name.size(); ++i) n = n * 10 + uint32_t(name[i] - '0');
-    if (n >= it->second.second) return std::nullopt;
-    return it->second.first + n;
+    if (!s.ranges.empty() && d != name.size() && d != 0 && !(name.size() - d > 1 && name[d] == '0') &&
+        name.size() - d <= 9) {
+      auto it = s.ranges.find(name.substr(0, d));
+      if (it != s.ranges.end()) {
+        uint32_t n = 0;
+        for (size_t i = d; i < name.size(); ++i) n = n * 10 + uint32_t(name[i] - '0');
+        if (n < it->second.second) return it->second.first + n;
+      }
+    }
+    if (auto it = s.regs.find(name); it != s.regs.end()) return it->second;
+    return std::nullopt;
   }
 
   std::optional<uint32_t> lookup_reg(std::string_view name) const {
@@ -1147,7 +1148,7 @@ class Parser {
       o.reg = *r;
       if (!sel.empty()) {
         if (!valid_selector(sel)) fail(o.pos, fmt::format("unknown register selector '.{}' on '{}'", sel, base));
-        o.selector = std::string(sel);
+        o.selector = sel;
       }
       return o;
     }
@@ -1158,7 +1159,7 @@ class Parser {
       if (!sel.empty()) {
         if (!sreg_has_components(s->reg) || (sel != "x" && sel != "y" && sel != "z"))
           fail(o.pos, fmt::format("special register '{}' has no component '.{}'", base, sel));
-        o.selector = std::string(sel);
+        o.selector = sel;
       }
       return o;
     }

@@ -169,7 +169,7 @@ void print_operand(Out& o, const Function& f, const Operand& op) {
       put(o, "[");
       print_address_inner(o, f, op);
       put(o, "]");
-      if (!op.selector.empty()) fmt::format_to(std::back_inserter(o), ".{}", op.selector);
+      if (!op.selector.empty()) fmt::format_to(std::back_inserter(o), ".{}", op.selector.view());
       return;
     case Operand::Kind::MemList:
       put(o, "[");
