@@ -1,4 +1,5 @@
 #include "cudart/cubin.hpp"
+#include "cudart/bytes.hpp"
 
 #include <cstring>
 #include <vector>
@@ -7,12 +8,6 @@ namespace warpsim::cudart {
 
 namespace {
 
-template <class T>
-T rd(const uint8_t* p) {
-  T v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
 
 struct Shdr {
   uint32_t name, type;

@@ -1,4 +1,5 @@
 #include "cudart/fatbin.hpp"
+#include "cudart/bytes.hpp"
 
 #include <fmt/format.h>
 
@@ -8,12 +9,6 @@ namespace warpsim::cudart {
 
 namespace {
 
-template <class T>
-T rd(const uint8_t* p) {
-  T v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
 
 constexpr uint64_t kMaxPayload = 1ull << 32;
 
