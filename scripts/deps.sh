@@ -3,7 +3,7 @@
 # Usage: scripts/deps.sh [--fuzz]   (--fuzz adds clang and its sanitizer runtimes for libFuzzer)
 # Without root, it prints the apt-get command to run instead.
 set -euo pipefail
-pkgs=(cmake ninja-build g++ libfmt-dev libcli11-dev libgtest-dev libbenchmark-dev)
+pkgs=(cmake ninja-build g++ libfmt-dev libcli11-dev libgtest-dev libbenchmark-dev libtomlplusplus-dev)
 if [[ "${1:-}" == "--fuzz" ]]; then
   pkgs+=(clang libclang-rt-14-dev)
 fi

@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
 # Fuzzes the PTX parser with libFuzzer: scripts/fuzz.sh [SECONDS] (default 60).
+# FUZZ_TARGET=config fuzzes the machine-description (TOML) loader instead, seeded with configs/*.toml
+# (regressions in fuzz/regressions-config/); FUZZ_TARGET=all runs both, one after the other.
 #   - builds build-fuzz/ with clang and -fsanitize=fuzzer,address,undefined
 #   - replays fuzz/regressions/* (fixed bugs stay fixed)
 #   - fuzzes from a seed corpus made of tests/corpus/**/*.ptx, workloads/*/*.ptx and the
@@ -12,6 +14,12 @@ set -uo pipefail
 
 SECONDS_TO_RUN="${1:-60}"
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+TARGET="${FUZZ_TARGET:-ptx}"
+if [[ "$TARGET" == all ]]; then
+  FUZZ_TARGET=ptx "$0" "$SECONDS_TO_RUN" || exit $?
+  exec env FUZZ_TARGET=config "$0" "$SECONDS_TO_RUN"
+fi
+[[ "$TARGET" == ptx || "$TARGET" == config ]] || { echo "fuzz.sh: FUZZ_TARGET must be ptx, config or all" >&2; exit 2; }
 BUILD="${FUZZ_BUILD_DIR:-$ROOT/build-fuzz}"
 ARTIFACTS="${FUZZ_ARTIFACTS:-$BUILD/artifacts}"
 JOBS="${FUZZ_JOBS:-1}"
@@ -36,15 +44,25 @@ command -v ninja >/dev/null 2>&1 || { apt-get update && apt-get install -y ninja
 echo "== building $BUILD"
 CC=clang CXX=clang++ cmake -S "$ROOT" -B "$BUILD" -G Ninja -DWARPSIM_FUZZ=ON -DWARPSIM_TESTS=OFF \
   -DWARPSIM_BENCH=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null || exit 2
-ninja -C "$BUILD" ptx_parser_fuzz || exit 2
-FUZZER="$BUILD/fuzz/ptx_parser_fuzz"
+if [[ "$TARGET" == config ]]; then
+  ninja -C "$BUILD" config_loader_fuzz || exit 2
+  FUZZER="$BUILD/fuzz/config_loader_fuzz"
+  REGDIR="$ROOT/fuzz/regressions-config"
+  DICT=()
+else
+  ninja -C "$BUILD" ptx_parser_fuzz || exit 2
+  FUZZER="$BUILD/fuzz/ptx_parser_fuzz"
+  REGDIR="$ROOT/fuzz/regressions"
+  DICT=(-dict="$ROOT/fuzz/ptx.dict")
+fi
+ARTIFACTS="$ARTIFACTS/$TARGET"
 
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:symbolize=1}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 
 # 1. Regressions
 shopt -s nullglob
-regs=("$ROOT"/fuzz/regressions/*)
+regs=("$REGDIR"/*)
 if (( ${#regs[@]} )); then
   echo "== replaying ${#regs[@]} regression input(s)"
   fail=0
@@ -66,21 +84,22 @@ trap 'rm -rf "$SEEDS"' EXIT
 n=0
 while IFS= read -r -d '' f; do
   cp "$f" "$SEEDS/$(echo "$f" | sed "s|^$ROOT/||; s|/|_|g")"; n=$((n+1))
-done < <(find "$ROOT/tests/corpus" "$ROOT/workloads" -name '*.ptx' -type f -print0 2>/dev/null)
+done < <(if [[ "$TARGET" == config ]]; then find "$ROOT/configs" -name '*.toml' -type f -print0 2>/dev/null
+         else find "$ROOT/tests/corpus" "$ROOT/workloads" -name '*.ptx' -type f -print0 2>/dev/null; fi)
 for r in "${regs[@]}"; do cp "$r" "$SEEDS/regression_$(basename "$r")"; n=$((n+1)); done
 echo "== $n seed file(s); new inputs go to $WORK; artifacts to $ARTIFACTS"
 mkdir -p "$ARTIFACTS"
 
 # 3. Fuzz. Seeds bigger than -max_len are truncated by libFuzzer (still useful).
 args=(-max_total_time="$SECONDS_TO_RUN" -timeout=10 -rss_limit_mb=2048 -max_len=65536
-      -dict="$ROOT/fuzz/ptx.dict" -artifact_prefix="$ARTIFACTS/" -print_final_stats=1)
+      "${DICT[@]}" -artifact_prefix="$ARTIFACTS/" -print_final_stats=1)
 if [[ "${FUZZ_KEEP_GOING:-0}" == 1 ]]; then
   args+=(-fork="$JOBS" -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
 elif (( JOBS > 1 )); then
   args+=(-jobs="$JOBS" -workers="$JOBS")  # output of job N goes to $BUILD/fuzz-N.log
 fi
 echo "== $FUZZER ${args[*]} $WORK $SEEDS"
-LOG="$BUILD/fuzz.log"
+LOG="$BUILD/fuzz-$TARGET.log"
 before=$(ls "$ARTIFACTS" | wc -l)
 (cd "$BUILD" && "$FUZZER" "${args[@]}" "$WORK" "$SEEDS") 2>&1 | tee "$LOG"
 rc=${PIPESTATUS[0]}

@@ -17,6 +17,7 @@
 #include "ptx/parser.hpp"
 #include "ptx/printer.hpp"
 #include "ptx/summary.hpp"
+#include "config/config.hpp"
 #include "runtime/gpu_spec.hpp"
 
 namespace {
@@ -92,7 +93,7 @@ int ptx_roundtrip(const std::vector<std::string>& files) {
 }
 
 // ---------------------------------------------------------------- warpsim run / gpus
-// `warpsim run [--gpu a100] [--mode functional] [--quiet] -- PROGRAM ARGS...` runs an unmodified
+// `warpsim run [--gpu a100] [--mode timing|functional] [--quiet] -- PROGRAM ARGS...` runs an unmodified
 // CUDA program (built with nvcc -cudart shared) with warpsim's libcudart.so first on
 // LD_LIBRARY_PATH; options reach the library as WARPSIM_* environment variables.
 
@@ -109,12 +110,15 @@ std::string find_cudart_dir() {
   return {};
 }
 
-// "unknown GPU 'x' (known: a100, a100-80gb)" and false if the name is not a known machine.
-bool check_gpu(const char* cmd, const std::string& gpu, runtime::GpuSpec& spec) {
-  if (runtime::gpu_by_name(gpu, spec)) return true;
-  std::string known;
-  for (auto& n : runtime::gpu_names()) known += (known.empty() ? "" : ", ") + n;
-  fmt::print(stderr, "{}: unknown GPU '{}' (known: {}; `warpsim gpus` lists them)\n", cmd, gpu, known);
+// Loads the machine (a built-in name or a .toml path, with --set overrides); prints the loader's
+// message ("unknown GPU 'x' (built-in: ...)", "a100.toml: sm.max_warps: ...") and returns false if
+// it does not load or validate.
+bool check_gpu(const char* cmd, const std::string& gpu, const std::vector<std::string>& overrides,
+               runtime::GpuSpec& spec) {
+  std::string error;
+  if (runtime::gpu_spec_load(gpu, overrides, spec, error)) return true;
+  fmt::print(stderr, "{}: {}\n", cmd, error);
+  if (error.rfind("unknown GPU", 0) == 0) fmt::print(stderr, "{}: `warpsim gpus` lists the built-in machines\n", cmd);
   return false;
 }
 
@@ -167,22 +171,24 @@ bool write_report(const std::string& dir, const std::string& gpu, const std::vec
   return true;
 }
 
-int run_program(const std::string& gpu, const std::string& mode, bool quiet, const std::string& report,
-                const std::vector<std::string>& argv) {
+int run_program(std::string gpu, const std::vector<std::string>& overrides, const std::string& mode, bool quiet,
+                const std::string& report, const std::vector<std::string>& argv) {
   if (argv.empty()) {
     fmt::print(stderr, "warpsim run: no program given (usage: warpsim run [options] -- PROGRAM ARGS...)\n");
     return 2;
   }
-  if (mode == "timing") {
-    fmt::print(stderr, "warpsim run: timing mode is not available yet; use --mode functional\n");
-    return 2;
-  }
-  if (mode != "functional") {
-    fmt::print(stderr, "warpsim run: unknown mode '{}' (functional; timing is not available yet)\n", mode);
+  if (mode != "functional" && mode != "timing") {
+    fmt::print(stderr, "warpsim run: unknown mode '{}' (timing or functional)\n", mode);
     return 2;
   }
   runtime::GpuSpec spec;
-  if (!check_gpu("warpsim run", gpu, spec)) return 2;
+  if (!check_gpu("warpsim run", gpu, overrides, spec)) return 2;
+  // The program may change directory: hand the library an absolute path to a .toml file.
+  if (gpu.find('/') != std::string::npos || (gpu.size() > 5 && gpu.compare(gpu.size() - 5, 5, ".toml") == 0)) {
+    std::error_code ec;
+    auto abs = std::filesystem::absolute(gpu, ec);
+    if (!ec) gpu = abs.string();
+  }
   if (!report.empty()) {
     std::error_code ec;
     std::filesystem::create_directories(report, ec);
@@ -203,6 +209,13 @@ int run_program(const std::string& gpu, const std::string& mode, bool quiet, con
   if (const char* old = std::getenv("LD_LIBRARY_PATH"); old && *old) ld += std::string(":") + old;
   setenv("LD_LIBRARY_PATH", ld.c_str(), 1);
   setenv("WARPSIM_GPU", gpu.c_str(), 1);
+  if (!overrides.empty()) {
+    std::string set;
+    for (auto& o : overrides) set += (set.empty() ? "" : "\n") + o;
+    setenv("WARPSIM_SET", set.c_str(), 1);
+  } else {
+    unsetenv("WARPSIM_SET");
+  }
   setenv("WARPSIM_MODE", mode.c_str(), 1);
   if (quiet) setenv("WARPSIM_QUIET", "1", 1);
   std::fflush(nullptr);
@@ -235,41 +248,26 @@ int run_program(const std::string& gpu, const std::string& mode, bool quiet, con
 }
 
 int list_gpus() {
-  for (auto& n : runtime::gpu_names()) {
-    runtime::GpuSpec g;
-    runtime::gpu_by_name(n, g);
-    fmt::print("{:<12} {} (compute capability {}.{}, {} SMs, {} GB)\n", n, g.name, g.cc_major, g.cc_minor, g.sm_count,
-               g.global_mem >> 30);
+  int rc = 0;
+  for (auto& n : config::machine_names()) {
+    config::Machine m;
+    std::string error;
+    if (!config::load_machine(n, {}, m, error)) {
+      fmt::print(stderr, "warpsim gpus: {}\n", error);
+      rc = 1;
+      continue;
+    }
+    const std::string mem = m.global_mem_bytes >= (uint64_t(1) << 30) ? fmt::format("{} GB", m.global_mem_bytes >> 30)
+                                                                       : fmt::format("{} MB", m.global_mem_bytes >> 20);
+    fmt::print("{:<12} {} (compute capability {}.{}, {} SMs, {})\n", n, m.name, m.cc_major, m.cc_minor, m.sms, mem);
   }
-  return 0;
+  return rc;
 }
 
-int gpu_info(const std::string& name) {
+int gpu_info(const std::string& name, const std::vector<std::string>& overrides) {
   runtime::GpuSpec g;
-  if (!check_gpu("warpsim info", name, g)) return 2;
-  auto kb = [](uint64_t b) { return fmt::format("{} KB ({} bytes)", b / 1024, b); };
-  fmt::print("{}\n", g.name);
-  fmt::print("  compute capability        {}.{}\n", g.cc_major, g.cc_minor);
-  fmt::print("  SMs                       {}\n", g.sm_count);
-  fmt::print("  SM clock                  {} MHz\n", g.clock_khz / 1000);
-  fmt::print("  memory clock              {} MHz\n", g.mem_clock_khz / 1000);
-  fmt::print("  memory bus width          {} bits\n", g.mem_bus_width);
-  fmt::print("  global memory             {} GB ({} bytes)\n", g.global_mem >> 30, g.global_mem);
-  fmt::print("  L2 cache                  {} MB\n", g.l2_bytes >> 20);
-  fmt::print("  persisting L2 max         {} MB\n", g.persisting_l2_max >> 20);
-  fmt::print("  constant memory           {}\n", kb(g.const_mem));
-  fmt::print("  shared memory per SM      {}\n", kb(g.smem_per_sm));
-  fmt::print("  shared memory per block   {} (opt-in up to {})\n", kb(g.smem_per_block), kb(g.smem_per_block_optin));
-  fmt::print("  reserved smem per block   {}\n", kb(g.reserved_smem_per_block));
-  fmt::print("  registers per SM          {} (32-bit)\n", g.regs_per_sm);
-  fmt::print("  registers per block       {} (32-bit)\n", g.regs_per_block);
-  fmt::print("  max threads per SM        {}\n", g.max_threads_per_sm);
-  fmt::print("  max blocks per SM         {}\n", g.max_blocks_per_sm);
-  fmt::print("  max threads per block     {}\n", g.max_threads_per_block);
-  fmt::print("  max block dimensions      {} x {} x {}\n", g.max_block_dim[0], g.max_block_dim[1], g.max_block_dim[2]);
-  fmt::print("  max grid dimensions       {} x {} x {}\n", g.max_grid_dim[0], g.max_grid_dim[1], g.max_grid_dim[2]);
-  fmt::print("  warp size                 {} threads\n", g.warp_size);
-  fmt::print("  warp schedulers per SM    {}\n", g.schedulers_per_sm);
+  if (!check_gpu("warpsim info", name, overrides, g)) return 2;
+  fmt::print("{}", config::describe(g.machine));
   return 0;
 }
 
@@ -298,12 +296,17 @@ int main(int argc, char** argv) {
   auto* rt = ptx_cmd->add_subcommand("roundtrip", "Check that parse(print(parse(file))) equals parse(file)");
   rt->add_option("files", rt_files, "PTX files")->required()->check(CLI::ExistingFile);
 
-  std::string run_gpu = "a100", run_mode = "functional";
+  std::string run_gpu = "a100", run_mode = "timing";
   bool run_quiet = false;
   auto* run = app.add_subcommand("run", "Run an unmodified CUDA program (nvcc -cudart shared) on the simulated GPU: "
                                         "warpsim run [options] -- PROGRAM ARGS...");
-  run->add_option("--gpu", run_gpu, "GPU to simulate (a100, a100-80gb, v100, h100; `warpsim gpus`)");
-  run->add_option("--mode", run_mode, "Simulation mode (functional; timing is not available yet)");
+  run->add_option("--gpu", run_gpu, "GPU to simulate: a built-in name (`warpsim gpus`) or a machine .toml file");
+  std::vector<std::string> run_set;
+  run->add_option("--set", run_set, "Override a machine field, e.g. --set sm.scheduler=lrr (repeatable)")
+      ->allow_extra_args(false);
+  run->add_option("--mode", run_mode,
+                  "timing (default: the cycle-level model) or functional (the functional engine alone: fast, "
+                  "no cycles)");
   run->add_flag("-q,--quiet", run_quiet, "No per-kernel summary at exit");
   std::string run_report;
   run->add_option("--report", run_report, "Write DIR/report.json: per-kernel records, exit code, totals");
@@ -314,18 +317,21 @@ int main(int argc, char** argv) {
   auto* gpus = app.add_subcommand("gpus", "List the GPUs warpsim can simulate (the --gpu names)");
   std::string info_gpu = "a100";
   auto* info = app.add_subcommand("info", "Print a simulated GPU's parameters");
-  info->add_option("--gpu", info_gpu, "GPU (see `warpsim gpus`)");
+  info->add_option("--gpu", info_gpu, "GPU: a built-in name (see `warpsim gpus`) or a machine .toml file");
+  std::vector<std::string> info_set;
+  info->add_option("--set", info_set, "Override a machine field, e.g. --set mem.global_latency=300 (repeatable)")
+      ->allow_extra_args(false);
 
   CLI11_PARSE(app, argc, argv);
 
   if (gpus->parsed()) return list_gpus();
-  if (info->parsed()) return gpu_info(info_gpu);
+  if (info->parsed()) return gpu_info(info_gpu, info_set);
 
   if (run->parsed()) {
     auto rest = run->remaining();
     if (!rest.empty() && rest.front() == "--") rest.erase(rest.begin());
     run_args.insert(run_args.end(), rest.begin(), rest.end());
-    return run_program(run_gpu, run_mode, run_quiet, run_report, run_args);
+    return run_program(run_gpu, run_set, run_mode, run_quiet, run_report, run_args);
   }
 
   if (check->parsed()) return ptx_check(check_files, quiet);

@@ -163,7 +163,9 @@ int max_threads(const runtime::GpuSpec& spec, const KernelEntry& k) {
   if (k.res.max_threads) n = std::min<int>(n, int(k.res.max_threads));
   return n;
 }
-runtime::KernelUsage usage(const runtime::GpuSpec& spec, const KernelEntry& k) {
+}  // namespace
+
+runtime::KernelUsage warpsim::cudart::kernel_usage(const runtime::GpuSpec& spec, const KernelEntry& k) {
   runtime::KernelUsage u;
   u.regs = k.res.regs;
   u.static_smem = static_smem(k);
@@ -172,7 +174,6 @@ runtime::KernelUsage usage(const runtime::GpuSpec& spec, const KernelEntry& k) {
   u.carveout = k.carveout;
   return u;
 }
-}  // namespace
 
 CUDART_API abi::Error cudaFuncGetAttributes(abi::FuncAttributes* attr, const void* func) {
   State& s = State::get();
@@ -233,7 +234,7 @@ CUDART_API abi::Error cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int
   int err = 0;
   KernelEntry* k = kernel_for(s, func, err);
   if (!k) return ret(err);
-  *numBlocks = runtime::occupancy(s.dev->spec(), usage(s.dev->spec(), *k), blockSize, dynamicSMemSize).blocks;
+  *numBlocks = runtime::occupancy(s.dev->spec(), kernel_usage(s.dev->spec(), *k), blockSize, dynamicSMemSize).blocks;
   return 0;
 }
 

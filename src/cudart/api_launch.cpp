@@ -34,6 +34,7 @@ int launch_kernel(const void* func, abi::Dim3 grid, abi::Dim3 block, void** args
   req.args = args;
   req.regs = k.res.regs;
   req.regs_estimated = k.regs_estimated;
+  req.usage = kernel_usage(s.dev->spec(), k);
   if (shmem > 0xffffffffu) return ret(abi::ErrInvalidValue);
   // As on hardware: a block needing more registers than an SM has (or more threads than the
   // kernel's launch bounds allow) cannot launch. Estimated counts are not trusted for this.

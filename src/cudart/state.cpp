@@ -29,14 +29,39 @@ State::State() {
   if (const char* g = std::getenv("WARPSIM_GPU")) opts.gpu = g;
   opts.quiet = env_flag("WARPSIM_QUIET");
   opts.trace = env_flag("WARPSIM_TRACE");
-  if (const char* m = std::getenv("WARPSIM_MODE"); m && std::strcmp(m, "functional") != 0)
-    fmt::print(stderr, "warpsim: mode '{}' is not available yet; running in functional mode\n", m);
+  // Timing is the default; functional mode runs the engine alone (fast, placeholder times).
+  runtime::Mode mode = runtime::Mode::Timing;
+  if (const char* m = std::getenv("WARPSIM_MODE"); m && *m) {
+    if (std::strcmp(m, "functional") == 0) mode = runtime::Mode::Functional;
+    else if (std::strcmp(m, "timing") != 0) {
+      fmt::print(stderr, "warpsim: unknown mode '{}' (WARPSIM_MODE): use functional or timing\n", m);
+      std::exit(2);
+    }
+  }
+  // The machine: WARPSIM_GPU (a built-in name or a .toml path) with the WARPSIM_SET overrides
+  // (newline-separated key=value, from `warpsim run --set`). A bad description stops the program:
+  // simulating some other GPU than the one asked for would give silently wrong numbers.
+  std::vector<std::string> overrides;
+  if (const char* set = std::getenv("WARPSIM_SET")) {
+    std::string all = set;
+    for (size_t pos = 0; pos <= all.size();) {
+      size_t nl = all.find('\n', pos);
+      if (nl == std::string::npos) nl = all.size();
+      if (nl > pos) overrides.push_back(all.substr(pos, nl - pos));
+      pos = nl + 1;
+    }
+  }
   runtime::GpuSpec spec;
-  if (!runtime::gpu_by_name(opts.gpu, spec)) {
-    fmt::print(stderr, "warpsim: unknown GPU '{}' (WARPSIM_GPU); using a100\n", opts.gpu);
-    spec = runtime::a100_sxm4_40gb();
+  std::string gpu_error;
+  if (!runtime::gpu_spec_load(opts.gpu, overrides, spec, gpu_error)) {
+    fmt::print(stderr, "warpsim: {} (WARPSIM_GPU={}{})\n", gpu_error, opts.gpu, overrides.empty() ? "" : ", WARPSIM_SET");
+    // _exit, not exit: we are inside State::get()'s static initialisation, and exit handlers that
+    // reach State::get() again would abort with a recursive-initialisation error.
+    std::fflush(nullptr);
+    _exit(2);
   }
   dev = std::make_unique<runtime::Device>(spec);
+  dev->set_mode(mode);
   // Long runs show a progress line on a terminal (at most 4 updates a second), nothing otherwise.
   if (!opts.quiet && isatty(STDERR_FILENO)) {
     dev->set_progress([](const std::string& kernel, uint64_t done, uint64_t total, uint64_t instrs) {
@@ -198,8 +223,10 @@ void State::print_summary() {
   if (isatty(STDERR_FILENO)) fmt::print(stderr, "\r\x1b[K");  // clear a progress line
   bool estimated = false;
   for (auto& k : dev->kernels()) estimated |= k.regs_estimated;
-  fmt::print(stderr, "{}warpsim: {} kernel launch{}, {:.3f} us simulated (functional mode; placeholder timing{})\n", s,
+  fmt::print(stderr, "{}warpsim: {} kernel launch{}, {:.3f} us simulated ({}{})\n", s,
              dev->kernels().size(), dev->kernels().size() == 1 ? "" : "es", dev->now_ns() / 1000.0,
+             dev->mode() == runtime::Mode::Timing ? "timing mode on the " + dev->spec().machine.name
+                                                  : std::string("functional mode; placeholder timing"),
              estimated ? fmt::format("; register counts estimated: no sm_{}{} cubin in the fatbinary",
                                      dev->spec().cc_major, dev->spec().cc_minor)
                        : std::string());
@@ -232,7 +259,8 @@ std::string demangle(const std::string& n) {
 }  // namespace
 
 std::string State::report_json() {
-  std::string o = fmt::format("{{\"gpu\": {}, \"mode\": \"functional\", \"kernels\": [", json_str(dev->spec().name));
+  std::string o = fmt::format("{{\"gpu\": {}, \"mode\": \"{}\", \"kernels\": [", json_str(dev->spec().name),
+                              dev->mode() == runtime::Mode::Timing ? "timing" : "functional");
   uint64_t wi = 0, ti = 0, faults = 0;
   bool estimated = false;
   const auto& ks = dev->kernels();
@@ -245,10 +273,11 @@ std::string State::report_json() {
     o += fmt::format(
         "{}\n    {{\"name\": {}, \"demangled\": {}, \"grid\": [{}, {}, {}], \"block\": [{}, {}, {}], "
         "\"dynamic_smem\": {}, \"registers\": {}, \"registers_estimated\": {}, \"warp_instructions\": {}, "
-        "\"thread_instructions\": {}, \"start_ns\": {:.3f}, \"simulated_ns\": {:.3f}, \"fault\": {}}}",
+        "\"thread_instructions\": {}, \"start_ns\": {:.3f}, \"simulated_ns\": {:.3f}, \"fault\": {}, \"timing\": {}}}",
         i ? "," : "", json_str(k.name), json_str(demangle(k.name)), k.grid.x, k.grid.y, k.grid.z, k.block.x,
         k.block.y, k.block.z, k.dynamic_smem, k.regs, k.regs_estimated ? "true" : "false", k.warp_instrs,
-        k.thread_instrs, k.start_ns, k.end_ns - k.start_ns, k.ok ? "null" : json_str(k.fault));
+        k.thread_instrs, k.start_ns, k.end_ns - k.start_ns, k.ok ? "null" : json_str(k.fault),
+        k.timed ? k.timing.json() : std::string("null"));
   }
   o += fmt::format(
       "{}],\n  \"totals\": {{\"kernels\": {}, \"faulted\": {}, \"warp_instructions\": {}, \"thread_instructions\": {}, "

@@ -45,6 +45,8 @@ struct KernelEntry {
 // at .maxnreg and at 255. Always >= the real count's lower bound of 2... it is an upper estimate:
 // ptxas reuses registers, so real counts are usually lower.
 int estimate_registers(const ptx::Function& f);
+// What a CTA of the kernel takes from an SM, for the occupancy calculator and the timing model.
+runtime::KernelUsage kernel_usage(const runtime::GpuSpec& spec, const KernelEntry& k);
 
 struct VarEntry {
   FatbinHandle* fatbin = nullptr;

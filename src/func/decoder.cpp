@@ -410,6 +410,7 @@ DecodeResult decode(const Module& m, const VariableAddresses& vars) {
         slot += r.type == Type::B128 ? 2 * r.vec : r.vec;
       }
     }
+    d.reg_refs = impl.reg_refs;
     // parameters
     uint64_t poff = 0;
     for (auto& p : f.params) {

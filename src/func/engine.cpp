@@ -446,6 +446,93 @@ struct CtaRunner {
     }
   }
 
+  // Runs the instruction at `pc` for the lanes `group` of warp w: guard, execution, counters, pc
+  // update, spin/livelock detection. Returns Stop (the kernel faulted), Next (the whole converged
+  // warp moved to pc + 1: the caller may run pc + 1 without selecting again) or Reselect.
+  enum Outcome { Stop, Next, Reselect };
+  Outcome execute(Warp& w, uint32_t pc, uint32_t group, StepResult* out = nullptr) {
+    if (pc >= prog.code.size() || !prog.code[pc].exec) {
+      ExecCtx c{prog, launch, cta, w, pc, group};
+      c.fault(FaultKind::IllegalInstruction, unsigned(std::countr_zero(group)), 0,
+              fmt::format("no executable instruction at code index {}", pc));
+      if (out) out->fault = true;
+      return Stop;
+    }
+    const DInstr& in = prog.code[pc];
+    ExecCtx ctx{prog, launch, cta, w, pc, group};
+    uint32_t mask = group;
+    if (!in.guard.is_none()) mask &= ctx.pred(in.guard);
+    if (mask && in.member_op != 0xff) run_member_groups(ctx, in, mask);
+    else if (mask) in.exec(ctx, in, mask);
+    ++launch.warp_instrs;
+    ++launch.clock;
+    launch.thread_instrs += uint64_t(std::popcount(group));
+    launch.thread_instrs_pred_on += uint64_t(std::popcount(mask));
+    if (out) {
+      out->pc = pc;
+      out->group = group;
+      out->active = mask;
+      out->redirected = ctx.redirected;
+      out->blocked = ctx.blocked;
+      out->fault = ctx.stop;
+    }
+    if (ctx.stop) return Stop;
+    uint32_t moved = group & ~ctx.redirected & ~ctx.blocked;
+    for (unsigned l = 0; l < kWarpSize; ++l)
+      if (moved >> l & 1) w.pc[l] = pc + 1;
+    w.last_pc = pc;
+    if (rpcs) {
+      // A path that keeps looping while other lanes wait for it to reconverge can never let
+      // them run (the pre-Volta spinlock problem, Volta seed demo_A): report it.
+      bool backward = false;
+      for (unsigned l = 0; l < kWarpSize; ++l)
+        if ((ctx.redirected >> l & 1) && w.pc[l] <= pc) backward = true;
+      if (backward && w.simt_stack.size() > 1 && ++w.stack_spin > cfg.livelock_iterations) {
+        ExecCtx c{prog, launch, cta, w, pc, group};
+        uint32_t waiting = 0;
+        for (size_t i = 0; i + 1 < w.simt_stack.size(); ++i) waiting |= w.simt_stack[i].first;
+        waiting &= ~group & ~w.lanes_in(LaneState::Exited);
+        c.fault(FaultKind::Livelock, unsigned(std::countr_zero(group)), 0,
+                fmt::format("livelock: {} threads of warp {} looped {} times at pc {} while {} threads of the same warp "
+                            "wait to reconverge with them; with a SIMT reconvergence stack (pre-Volta) they can "
+                            "never run (e.g. a spinlock held by a thread of the same warp)",
+                            std::popcount(group), w.id, w.stack_spin, pc, std::popcount(waiting)));
+        if (out) out->fault = true;
+        return Stop;
+      }
+      return Reselect;
+    }
+    if (ctx.redirected | ctx.blocked) {
+      // Spin detection: one path keeps branching backwards while another path waits.
+      bool backward = false;
+      for (unsigned l = 0; l < kWarpSize; ++l)
+        if ((ctx.redirected >> l & 1) && w.pc[l] <= pc) backward = true;
+      uint32_t others = w.lanes_in(LaneState::Ready) & ~group;
+      if (backward && others) {
+        if (group == w.spin_group) {
+          if (++w.spin >= cfg.spin_yield_threshold) {
+            w.favor = others;  // let the waiting path run: a spinning lock holder may be there
+            w.spin = 0;
+          }
+        } else {
+          w.spin_group = group;
+          w.spin = 1;
+        }
+      } else if (w.favor && backward) {
+        w.favor = 0;  // the favoured path looped too: back to lowest-pc order
+      }
+      w.converged = false;
+      // A step that only parked lanes at a warp-synchronous instruction is no progress: keep the
+      // retry flag so a warp whose lanes wait for each other at different instructions is reported
+      // as a deadlock instead of retried forever.
+      if (moved || ctx.redirected) w.sync_retried = false;
+      return Reselect;
+    }
+    return moved == group && w.converged ? Next : Reselect;
+  }
+
+  uint32_t select_next(Warp& w, uint32_t& pc) { return rpcs ? select_stack(w, pc) : select(w, pc); }
+
   // Runs a warp for up to `budget` instructions; returns instructions executed.
   uint64_t run_warp(Warp& w, uint64_t budget) {
     uint64_t n = 0;
@@ -453,80 +540,14 @@ struct CtaRunner {
     bool have = false;
     while (n < budget) {
       if (!have) {
-        group = rpcs ? select_stack(w, pc) : select(w, pc);
+        group = select_next(w, pc);
         if (!group) break;
       }
       have = false;
-      const DInstr& in = prog.code[pc];
-      if (!in.exec || pc >= prog.code.size()) {
-        ExecCtx c{prog, launch, cta, w, pc, group};
-        c.fault(FaultKind::IllegalInstruction, unsigned(std::countr_zero(group)), 0,
-                fmt::format("no executable instruction at code index {}", pc));
-        return n;
-      }
-      ExecCtx ctx{prog, launch, cta, w, pc, group};
-      uint32_t mask = group;
-      if (!in.guard.is_none()) mask &= ctx.pred(in.guard);
-      if (mask && in.member_op != 0xff) run_member_groups(ctx, in, mask);
-      else if (mask) in.exec(ctx, in, mask);
+      Outcome o = execute(w, pc, group);
       ++n;
-      ++launch.warp_instrs;
-      ++launch.clock;
-      launch.thread_instrs += uint64_t(std::popcount(group));
-      launch.thread_instrs_pred_on += uint64_t(std::popcount(mask));
-      if (ctx.stop) return n;
-      uint32_t moved = group & ~ctx.redirected & ~ctx.blocked;
-      for (unsigned l = 0; l < kWarpSize; ++l)
-        if (moved >> l & 1) w.pc[l] = pc + 1;
-      w.last_pc = pc;
-      if (rpcs) {
-        // A path that keeps looping while other lanes wait for it to reconverge can never let
-        // them run (the pre-Volta spinlock problem, Volta seed demo_A): report it.
-        bool backward = false;
-        for (unsigned l = 0; l < kWarpSize; ++l)
-          if ((ctx.redirected >> l & 1) && w.pc[l] <= pc) backward = true;
-        if (backward && w.simt_stack.size() > 1 && ++w.stack_spin > cfg.livelock_iterations) {
-          ExecCtx c{prog, launch, cta, w, pc, group};
-          uint32_t waiting = 0;
-          for (size_t i = 0; i + 1 < w.simt_stack.size(); ++i) waiting |= w.simt_stack[i].first;
-          waiting &= ~group & ~w.lanes_in(LaneState::Exited);
-          c.fault(FaultKind::Livelock, unsigned(std::countr_zero(group)), 0,
-                  fmt::format("livelock: {} threads of warp {} looped {} times at pc {} while {} threads of the same warp "
-                              "wait to reconverge with them; with a SIMT reconvergence stack (pre-Volta) they can "
-                              "never run (e.g. a spinlock held by a thread of the same warp)",
-                              std::popcount(group), w.id, w.stack_spin, pc, std::popcount(waiting)));
-          return n;
-        }
-        continue;
-      }
-      if (ctx.redirected | ctx.blocked) {
-        // Spin detection: one path keeps branching backwards while another path waits.
-        bool backward = false;
-        for (unsigned l = 0; l < kWarpSize; ++l)
-          if ((ctx.redirected >> l & 1) && w.pc[l] <= pc) backward = true;
-        uint32_t others = w.lanes_in(LaneState::Ready) & ~group;
-        if (backward && others) {
-          if (group == w.spin_group) {
-            if (++w.spin >= cfg.spin_yield_threshold) {
-              w.favor = others;  // let the waiting path run: a spinning lock holder may be there
-              w.spin = 0;
-            }
-          } else {
-            w.spin_group = group;
-            w.spin = 1;
-          }
-        } else if (w.favor && backward) {
-          w.favor = 0;  // the favoured path looped too: back to lowest-pc order
-        }
-        w.converged = false;
-        // A step that only parked lanes at a warp-synchronous instruction is no progress: keep the
-        // retry flag so a warp whose lanes wait for each other at different instructions is reported
-        // as a deadlock instead of retried forever.
-        if (moved || ctx.redirected) w.sync_retried = false;
-        continue;
-      }
-      if (moved == group && w.converged) {
-        // Fast path: the whole converged warp simply moves on.
+      if (o == Stop) return n;
+      if (o == Next) {
         pc = pc + 1;
         have = true;
       }
@@ -534,8 +555,7 @@ struct CtaRunner {
     return n;
   }
 
-  bool run() {
-    const DFunction& k = *launch.kernel;
+  void create_warps() {
     uint32_t nwarps = (cta.nthreads + kWarpSize - 1) / kWarpSize;
     for (uint32_t i = 0; i < nwarps; ++i) {
       auto w = std::make_unique<Warp>();
@@ -543,7 +563,15 @@ struct CtaRunner {
       cta.warps.push_back(std::move(w));
       init_warp(*cta.warps.back(), i * kWarpSize);
     }
-    (void)k;
+  }
+
+  static bool finished(const Warp& w) {
+    return w.lanes_in(LaneState::Ready) == 0 && w.lanes_in(LaneState::BarrierWait) == 0 &&
+           w.lanes_in(LaneState::WarpSyncWait) == 0 && w.lanes_in(LaneState::MbarrierWait) == 0;
+  }
+
+  bool run() {
+    create_warps();
     for (;;) {
       bool progress = false, all_done = true;
       for (auto& wp : cta.warps) {
@@ -562,8 +590,7 @@ struct CtaRunner {
         uint64_t n = run_warp(w, budget);
         if (launch.fault.kind != FaultKind::None) return false;
         if (n) progress = true;
-        if (w.lanes_in(LaneState::Ready) == 0 && w.lanes_in(LaneState::BarrierWait) == 0 &&
-            w.lanes_in(LaneState::WarpSyncWait) == 0 && w.lanes_in(LaneState::MbarrierWait) == 0)
+        if (finished(w))
           w.done = true;
         else
           all_done = false;
@@ -707,25 +734,24 @@ std::string source_location(const LoadedModule& m, uint32_t pc) {
 }
 }  // namespace
 
-LaunchResult Engine::launch(const LoadedModule& m, const std::string& kernel, const LaunchConfig& lc) {
-  LaunchResult res;
+bool Engine::prepare(const LoadedModule& m, const std::string& kernel, const LaunchConfig& lc, LaunchState& ls,
+                     LaunchResult& res) {
+  res = LaunchResult{};
   res.kernel = kernel;
   const DFunction* k = m.prog.find_kernel(kernel);
   auto fail = [&](FaultKind kind, std::string msg) {
     res.fault.kind = kind;
     res.fault.message = std::move(msg);
-    return res;
+    return false;
   };
   if (!k) return fail(FaultKind::IllegalInstruction, fmt::format("no kernel named '{}' in the module", kernel));
   if (lc.grid.count() == 0 || lc.block.count() == 0 || lc.block.count() > 1024)
     return fail(FaultKind::IllegalInstruction,
                 fmt::format("invalid launch configuration: grid ({},{},{}), block ({},{},{})", lc.grid.x, lc.grid.y,
                             lc.grid.z, lc.block.x, lc.block.y, lc.block.z));
-  uint64_t smem = uint64_t(k->dynamic_shared_base) + lc.dynamic_smem;
   if (k->static_shared + lc.dynamic_smem > 227 * 1024)
     return fail(FaultKind::IllegalInstruction,
                 fmt::format("kernel needs {} bytes of shared memory per block", k->static_shared + lc.dynamic_smem));
-  LaunchState ls;
   ls.prog = &m.prog;
   ls.kernel = k;
   ls.mem = &mem_;
@@ -740,9 +766,26 @@ LaunchResult Engine::launch(const LoadedModule& m, const std::string& kernel, co
     if (!offs.empty()) need_params = offs.back() + uint32_t(k->src->params.back().size_bytes());
   }
   if (ls.params.size() < need_params) ls.params.resize(need_params, 0);
+  if (cfg_.reconvergence_stack) ls.rpcs = reconvergence_points(m.prog);
+  return true;
+}
 
-  std::vector<uint32_t> rpcs;
-  if (cfg_.reconvergence_stack) rpcs = reconvergence_points(m.prog);
+LaunchResult Engine::finish(const LoadedModule& m, LaunchState& ls, LaunchResult res) {
+  res.fault = ls.fault;
+  if (ls.fault.kind != FaultKind::None) res.fault.where = source_location(m, ls.fault.pc);
+  res.warp_instrs = ls.warp_instrs;
+  res.thread_instrs = ls.thread_instrs;
+  res.thread_instrs_pred_on = ls.thread_instrs_pred_on;
+  res.printf_out = std::move(ls.printf_out);
+  return res;
+}
+
+LaunchResult Engine::launch(const LoadedModule& m, const std::string& kernel, const LaunchConfig& lc) {
+  LaunchState ls;
+  LaunchResult res;
+  if (!prepare(m, kernel, lc, ls, res)) return res;
+  const DFunction* k = ls.kernel;
+  uint64_t smem = uint64_t(k->dynamic_shared_base) + lc.dynamic_smem;
   uint64_t cta_index = 0;
   uint64_t next_progress = lc.progress_every;
   for (uint32_t z = 0; z < lc.grid.z; ++z)
@@ -755,26 +798,71 @@ LaunchResult Engine::launch(const LoadedModule& m, const std::string& kernel, co
         cta.shared.assign(smem, 0);
         cta.shared_offsets = &k->shared_offsets;
         ls.smid = uint32_t(cta_index % cfg_.num_sms);
-        CtaRunner r{m.prog, ls, cfg_, cta, cfg_.reconvergence_stack ? &rpcs : nullptr};
+        CtaRunner r{m.prog, ls, cfg_, cta, cfg_.reconvergence_stack ? &ls.rpcs : nullptr};
         if (lc.progress && ls.warp_instrs >= next_progress) {
           lc.progress(cta_index, lc.grid.count(), ls.warp_instrs);
           next_progress = ls.warp_instrs + lc.progress_every;
         }
-        if (!r.run()) {
-          res.fault = ls.fault;
-          res.fault.where = source_location(m, ls.fault.pc);
-          res.warp_instrs = ls.warp_instrs;
-          res.thread_instrs = ls.thread_instrs;
-          res.thread_instrs_pred_on = ls.thread_instrs_pred_on;
-          res.printf_out = std::move(ls.printf_out);
-          return res;
-        }
+        if (!r.run()) return finish(m, ls, std::move(res));
       }
-  res.warp_instrs = ls.warp_instrs;
-  res.thread_instrs = ls.thread_instrs;
-  res.thread_instrs_pred_on = ls.thread_instrs_pred_on;
-  res.printf_out = std::move(ls.printf_out);
-  return res;
+  return finish(m, ls, std::move(res));
 }
+
+// ------------------------------------------------------------------ stepping (timing mode)
+
+struct CtaStepper::Impl {
+  Cta cta;
+  CtaRunner runner;
+  Impl(const Program& prog, LaunchState& ls, const EngineConfig& cfg)
+      : runner{prog, ls, cfg, cta, cfg.reconvergence_stack ? &ls.rpcs : nullptr} {}
+};
+
+CtaStepper::CtaStepper(const LoadedModule& m, LaunchState& ls, const EngineConfig& cfg, Dim3 id, uint32_t smid)
+    : impl_(std::make_unique<Impl>(m.prog, ls, cfg)) {
+  Cta& cta = impl_->cta;
+  cta.id = id;
+  cta.nthreads = uint32_t(ls.block.count());
+  cta.live_threads = cta.nthreads;
+  cta.shared.assign(uint64_t(ls.kernel->dynamic_shared_base) + ls.dynamic_smem, 0);
+  cta.shared_offsets = &ls.kernel->shared_offsets;
+  uint32_t saved = ls.smid;
+  ls.smid = smid;
+  impl_->runner.create_warps();
+  ls.smid = saved;
+}
+
+CtaStepper::~CtaStepper() = default;
+
+uint32_t CtaStepper::warps() const { return uint32_t(impl_->cta.warps.size()); }
+
+uint32_t CtaStepper::next(uint32_t warp, uint32_t& pc) {
+  Warp& w = *impl_->cta.warps[warp];
+  if (w.done) return 0;
+  return impl_->runner.select_next(w, pc);
+}
+
+StepResult CtaStepper::step(uint32_t warp) {
+  StepResult r;
+  Warp& w = *impl_->cta.warps[warp];
+  uint32_t pc = 0;
+  uint32_t group = impl_->runner.select_next(w, pc);
+  if (!group) return r;
+  impl_->runner.execute(w, pc, group, &r);
+  r.executed = true;
+  if (CtaRunner::finished(w)) w.done = true;
+  return r;
+}
+
+bool CtaStepper::warp_done(uint32_t warp) const { return impl_->cta.warps[warp]->done; }
+
+bool CtaStepper::done() const {
+  for (auto& w : impl_->cta.warps)
+    if (!w->done) return false;
+  return true;
+}
+
+void CtaStepper::report_deadlock() { impl_->runner.report_deadlock(); }
+
+const Cta& CtaStepper::cta() const { return impl_->cta; }
 
 }  // namespace warpsim::func

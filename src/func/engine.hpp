@@ -58,6 +58,37 @@ struct LaunchResult {
   std::string report() const;    // a readable fault report naming kernel, block, thread and PTX line
 };
 
+// What one step of a warp did (CtaStepper::step).
+struct StepResult {
+  bool executed = false;   // false: no lane of the warp could run
+  bool fault = false;      // the kernel faulted (LaunchState::fault says how)
+  uint32_t pc = 0;         // code index of the instruction
+  uint32_t group = 0;      // lanes that ran it (before the guard)
+  uint32_t active = 0;     // lanes whose guard predicate held
+  uint32_t redirected = 0; // lanes whose pc the instruction set (taken branches, calls, returns)
+  uint32_t blocked = 0;    // lanes that now wait (barrier, warp sync, mbarrier) or exited
+};
+
+// One CTA run instruction by instruction by someone else (the timing model decides which warp
+// issues when; the functional engine computes what the instruction does, at issue).
+class CtaStepper {
+ public:
+  CtaStepper(const LoadedModule& m, LaunchState& ls, const EngineConfig& cfg, Dim3 id, uint32_t smid);
+  ~CtaStepper();
+  uint32_t warps() const;
+  // The lanes of `warp` that run next and their pc; 0 when none can (waiting or finished).
+  uint32_t next(uint32_t warp, uint32_t& pc);
+  StepResult step(uint32_t warp);  // runs the instruction next() names
+  bool warp_done(uint32_t warp) const;
+  bool done() const;
+  void report_deadlock();  // records a Deadlock fault naming the waits
+  const Cta& cta() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
 class Engine {
  public:
   Engine(mem::DeviceMemory& mem, EngineConfig cfg = {});
@@ -65,6 +96,12 @@ class Engine {
   LoadResult load(std::unique_ptr<ptx::Module> m);
   void unload(LoadedModule& m);
   LaunchResult launch(const LoadedModule& m, const std::string& kernel, const LaunchConfig& lc);
+  // An externally driven launch (timing mode): prepare() validates the launch and fills the launch
+  // state (false with res.fault set when it cannot run); CtaSteppers run its CTAs; finish() gathers
+  // the result (fault with its source location, counters, printf output).
+  bool prepare(const LoadedModule& m, const std::string& kernel, const LaunchConfig& lc, LaunchState& ls,
+               LaunchResult& res);
+  LaunchResult finish(const LoadedModule& m, LaunchState& ls, LaunchResult res);
   const EngineConfig& config() const { return cfg_; }
   // cudaDeviceSetLimit(cudaLimitStackSize): per-thread stack of later launches.
   void set_stack_bytes(uint32_t bytes) { cfg_.stack_bytes = bytes; }

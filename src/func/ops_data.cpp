@@ -264,8 +264,10 @@ void exec_mov_dynamic(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
     case SReg::Globaltimer:
     case SReg::GlobaltimerLo:
     case SReg::GlobaltimerHi: {
-      // nanoseconds; a functional run has no real time: 1 ns per warp instruction issued
-      uint64_t ns = ctx.launch.clock;
+      // nanoseconds: the timing model's clock at the SM clock rate (a functional run has no real
+      // time: 1 ns per warp instruction issued)
+      uint64_t ns = ctx.launch.ns_per_clock > 0 ? uint64_t(double(ctx.launch.clock) * ctx.launch.ns_per_clock)
+                                                : ctx.launch.clock;
       v = SReg(in.flags) == SReg::GlobaltimerLo ? uint32_t(ns) : SReg(in.flags) == SReg::GlobaltimerHi ? ns >> 32 : ns;
       break;
     }

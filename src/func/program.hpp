@@ -80,6 +80,7 @@ struct DFunction {
   std::vector<uint32_t> shared_offsets;  // entry: shared variable id -> offset in the CTA's shared memory
   uint32_t dynamic_shared_base = 0;      // entry: where extern .shared [] starts
   bool recursive = false;       // on a call-graph cycle or called indirectly: calls save its registers
+  std::vector<Ref> reg_refs;    // ptx::Function register index -> its slot or predicate (timing dependencies)
   const ptx::Function* src = nullptr;
 };
 

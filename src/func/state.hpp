@@ -153,12 +153,14 @@ struct LaunchState {
   std::vector<uint8_t> params;      // kernel parameter buffer, laid out as the .entry declares
   uint32_t smid = 0, nsmid = 108;
   uint64_t gridid = 1;
-  uint64_t clock = 0;               // functional clock: warp instructions issued so far
+  uint64_t clock = 0;               // %clock64: the SM's cycle (timing mode) or warp instructions so far
+  double ns_per_clock = 0;          // %globaltimer scale in timing mode (0: 1 ns per clock)
   FaultInfo fault;
   // thread_instrs counts the active threads of each warp instruction (Nsight's
   // thread_inst_executed); pred_on only those whose guard predicate held.
   uint64_t warp_instrs = 0, thread_instrs = 0, thread_instrs_pred_on = 0;
   std::vector<std::string> printf_out;  // formatted device printf output, in order
+  std::vector<uint32_t> rpcs;           // reconvergence points (EngineConfig::reconvergence_stack)
 };
 
 }  // namespace warpsim::func

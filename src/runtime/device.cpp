@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "ptx/parser.hpp"
+#include "timing/gpu.hpp"
 
 namespace warpsim::runtime {
 
@@ -104,20 +105,26 @@ LaunchOutcome Device::launch(const Module& m, const ptx::Function& k, const Laun
       progress_(kname, done, total, instrs);
     };
   }
-  out.result = engine_->launch(*m.loaded, k.name, lc);
-  out.ran = true;
-
   KernelRecord rec;
   rec.name = k.name;
   rec.grid = g;
   rec.block = b;
   rec.dynamic_smem = req.dynamic_smem;
+  rec.start_ns = now_ns_;
+  if (mode_ == Mode::Timing) {
+    out.result = run_timed(m, lc, req, k.name, rec);
+    now_ns_ += rec.timing.time_ns();
+  } else {
+    out.result = engine_->launch(*m.loaded, k.name, lc);
+  }
+  out.ran = true;
   rec.warp_instrs = out.result.warp_instrs;
   rec.thread_instrs = out.result.thread_instrs;
-  rec.start_ns = now_ns_;
-  const double issue_per_cycle = double(spec_.sm_count) * spec_.schedulers_per_sm;
-  const double cycles = std::ceil(double(rec.warp_instrs) / issue_per_cycle);
-  now_ns_ += cycles * 1e6 / spec_.clock_khz;
+  if (mode_ == Mode::Functional) {
+    const double issue_per_cycle = double(spec_.sm_count) * spec_.schedulers_per_sm;
+    const double cycles = std::ceil(double(rec.warp_instrs) / issue_per_cycle);
+    now_ns_ += cycles * 1e6 / spec_.clock_khz;
+  }
   rec.end_ns = now_ns_;
   rec.ok = out.result.ok();
   rec.regs = req.regs;
@@ -128,12 +135,48 @@ LaunchOutcome Device::launch(const Module& m, const ptx::Function& k, const Laun
   return out;
 }
 
+func::LaunchResult Device::run_timed(const Module& m, const func::LaunchConfig& lc, const LaunchRequest& req,
+                                     const std::string& kernel, KernelRecord& rec) {
+  func::LaunchState ls;
+  func::LaunchResult res;
+  if (!engine_->prepare(*m.loaded, kernel, lc, ls, res)) return res;
+  // What one CTA takes from an SM, by the occupancy calculator's rules (the same numbers
+  // cudaOccupancyMaxActiveBlocksPerMultiprocessor reports).
+  KernelUsage u = req.usage;
+  if (u.regs <= 0) u.regs = req.regs > 0 ? req.regs : 32;
+  const int threads = int(lc.block.count());
+  Occupancy occ = occupancy(spec_, u, threads, lc.dynamic_smem);
+  timing::KernelLaunch kl;
+  kl.module = m.loaded.get();
+  kl.ls = &ls;
+  kl.ecfg = &engine_->config();
+  kl.fp.threads = uint32_t(threads);
+  kl.fp.warps = uint32_t((threads + 31) / 32);
+  kl.fp.regs = uint32_t(occ.regs_per_block);
+  kl.fp.smem = occ.smem_per_block;
+  kl.max_ctas_per_sm = uint32_t(std::max(occ.blocks, 0));
+  if (kl.max_ctas_per_sm == 0) kl.max_ctas_per_sm = 1;  // launchability was checked by the caller
+  if (progress_) {
+    std::string kname = kernel;
+    kl.progress = [this, kname](uint64_t done, uint64_t total, uint64_t instrs) { progress_(kname, done, total, instrs); };
+  }
+  timing::Gpu gpu(spec_.machine);
+  auto st = gpu.run({&kl});
+  rec.timed = true;
+  rec.timing = st.at(0);
+  rec.timing.kernel = kernel;
+  rec.timing.regs_estimated = req.regs_estimated;
+  return engine_->finish(*m.loaded, ls, std::move(res));
+}
+
 std::string Device::summary() const {
   std::string s;
-  for (auto& k : kernels_)
+  for (auto& k : kernels_) {
     s += fmt::format("warpsim: kernel {} grid ({},{},{}) block ({},{},{}) {} thread instrs, {:.3f} us simulated{}\n",
                      k.name, k.grid.x, k.grid.y, k.grid.z, k.block.x, k.block.y, k.block.z, k.thread_instrs,
                      (k.end_ns - k.start_ns) / 1000.0, k.ok ? "" : " (FAULTED)");
+    if (k.timed) s += "warpsim:   " + k.timing.text() + "\n";
+  }
   return s;
 }
 

@@ -13,6 +13,8 @@
 #include "func/engine.hpp"
 #include "mem/device_memory.hpp"
 #include "runtime/gpu_spec.hpp"
+#include "runtime/occupancy.hpp"
+#include "stats/kernel_stats.hpp"
 
 namespace warpsim::runtime {
 
@@ -35,7 +37,12 @@ struct KernelRecord {
   int regs = -1;                // registers per thread (-1: unknown)
   bool regs_estimated = false;  // from the PTX, not from a cubin
   std::string fault;            // the engine's report when !ok
+  bool timed = false;           // run by the timing model: `timing` holds its statistics
+  stats::KernelStats timing;
 };
+
+// Functional: the engine alone, kernel time a placeholder. Timing: the cycle-level model.
+enum class Mode { Functional, Timing };
 
 struct LaunchOutcome {
   int cuda_error = 0;           // cudaError_t value; 0 on success
@@ -51,6 +58,7 @@ struct LaunchRequest {
   void** args = nullptr;          // one pointer per kernel parameter, as cudaLaunchKernel takes
   int regs = -1;                  // for the record: registers per thread
   bool regs_estimated = false;
+  KernelUsage usage;              // registers, shared memory, limits: what a CTA takes from an SM
 };
 
 class Device {
@@ -58,6 +66,8 @@ class Device {
   explicit Device(GpuSpec spec);
   ~Device();
   const GpuSpec& spec() const { return spec_; }
+  Mode mode() const { return mode_; }
+  void set_mode(Mode m) { mode_ = m; }
   mem::DeviceMemory& memory() { return *mem_; }
   func::Engine& engine() { return *engine_; }
 
@@ -67,9 +77,10 @@ class Device {
 
   LaunchOutcome launch(const Module& m, const ptx::Function& kernel, const LaunchRequest& req);
 
-  // Simulated time in nanoseconds since device creation. PLACEHOLDER until the timing model lands:
-  // each kernel advances it by ceil(warp instructions / (SMs * schedulers per SM)) cycles at the
-  // SM clock, i.e. as if every scheduler issued one warp instruction per cycle.
+  // Simulated time in nanoseconds since device creation. Timing mode: each kernel advances it by
+  // its launch overhead and cycles at the SM clock. Functional mode (a placeholder): by
+  // ceil(warp instructions / (SMs * schedulers per SM)) cycles, as if every scheduler issued one
+  // warp instruction per cycle.
   double now_ns() const { return now_ns_; }
   const std::vector<KernelRecord>& kernels() const { return kernels_; }
   // "kernel grid block thread-instrs simulated-time" lines for the exit summary.
@@ -86,6 +97,10 @@ class Device {
   std::vector<KernelRecord> kernels_;
   double now_ns_ = 0;
   Progress progress_;
+  Mode mode_ = Mode::Timing;
+  // Runs a prepared launch on the timing model; fills rec.timing.
+  func::LaunchResult run_timed(const Module& m, const func::LaunchConfig& lc, const LaunchRequest& req,
+                               const std::string& kernel, KernelRecord& rec);
 };
 
 // Builds the kernel parameter buffer (.entry layout) from cudaLaunchKernel's args array.

@@ -1,11 +1,13 @@
-// The simulated GPU as the runtime API reports it (cudaGetDeviceProperties, cudaDeviceGetAttribute).
-// Values for the A100-SXM4-40GB come from the A100 whitepaper (seeds/) and the CUDA Programming
-// Guide's compute-capability 8.0 limits. When src/config lands these become configs/*.toml data.
+// The simulated GPU as the runtime API reports it (cudaGetDeviceProperties, cudaDeviceGetAttribute),
+// derived from a machine description (config::Machine, configs/*.toml), which it also carries whole
+// for the timing model. The defaults below are the A100-SXM4-40GB's; gpu_spec_from() sets them all.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
+
+#include "config/machine.hpp"
 
 namespace warpsim::runtime {
 
@@ -34,14 +36,20 @@ struct GpuSpec {
   uint64_t const_mem = 64 << 10;
   int schedulers_per_sm = 4;
   int pci_bus_id = 0, pci_device_id = 0, pci_domain_id = 0;
+  config::Machine machine;  // the whole description (timing model, `warpsim info`)
 };
 
+// The runtime's view of a machine description.
+GpuSpec gpu_spec_from(const config::Machine& m);
+// A built-in machine ("a100", `warpsim gpus`) or a .toml path, with "key=value" overrides; false
+// with a one-line `error` (naming the file and field) if it does not load or validate.
+bool gpu_spec_load(const std::string& name_or_path, const std::vector<std::string>& overrides, GpuSpec& out,
+                   std::string& error);
+// The built-in A100-SXM4-40GB (configs/a100.toml).
 GpuSpec a100_sxm4_40gb();
-GpuSpec v100_sxm2_16gb();
-GpuSpec h100_sxm5_80gb();
-// Known --gpu names ("a100"); false if unknown.
+// A built-in machine by name, no overrides; false if unknown.
 bool gpu_by_name(const std::string& name, GpuSpec& out);
-// The --gpu names, one per machine (aliases left out): {"a100", "a100-80gb"}.
+// The built-in --gpu names, one per machine (aliases left out), as config::machine_names().
 std::vector<std::string> gpu_names();
 
 }  // namespace warpsim::runtime

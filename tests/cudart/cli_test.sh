@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `warpsim gpus`, `warpsim info --gpu`, unknown GPU names and --mode timing give clear answers.
+# `warpsim gpus`, `warpsim info --gpu`, unknown GPU names and modes give clear answers.
 set -uo pipefail
 w=$1
 fail() { echo "FAIL: $*"; exit 1; }
@@ -14,6 +14,32 @@ err=$("$w" info --gpu z80 2>&1) && fail "info --gpu z80 succeeded"
 grep -q "unknown GPU 'z80' (known: a100" <<<"$err" || fail "info --gpu z80: $err"
 err=$("$w" run --gpu z80 -- true 2>&1) && fail "run --gpu z80 succeeded"
 grep -q "unknown GPU 'z80' (known: a100" <<<"$err" || fail "run --gpu z80: $err"
-err=$("$w" run --mode timing -- true 2>&1) && fail "run --mode timing succeeded"
-grep -q "timing mode is not available yet; use --mode functional" <<<"$err" || fail "run --mode timing: $err"
+err=$("$w" run --mode cyclic -- true 2>&1) && fail "run --mode cyclic succeeded"
+grep -q "unknown mode 'cyclic' (timing or functional)" <<<"$err" || fail "run --mode cyclic: $err"
+"$w" run --mode timing -- true || fail "run --mode timing -- true failed"
+# Machines as data: the built-ins, a .toml file, --set overrides, and clear errors.
+out=$("$w" gpus) || fail "warpsim gpus exited with $?"
+for n in a100 a100-80gb ga100-full v100 g80 h100; do
+  grep -q "^$n " <<<"$out" || fail "warpsim gpus does not list $n: $out"
+done
+out=$("$w" info --gpu g80) || fail "warpsim info --gpu g80 exited with $?"
+for f in "GeForce 8800 Ultra" "compute capability        1.0" "SMs                       16 = 1 GPCs x [8] TPCs x 2" \
+         "g80: 1 sub-core(s)"; do
+  grep -qF "$f" <<<"$out" || fail "info --gpu g80 lacks '$f': $out"
+done
+err=$("$w" info --gpu nosuch 2>&1) && fail "info --gpu nosuch succeeded"
+grep -q "unknown GPU 'nosuch' (known: a100" <<<"$err" || fail "info --gpu nosuch: $err"
+err=$("$w" info --gpu a100 --set sm.max_warps=abc 2>&1) && fail "info --set sm.max_warps=abc succeeded"
+grep -q "a100.toml: sm.max_warps: expected an integer" <<<"$err" || fail "info --set sm.max_warps=abc: $err"
+err=$("$w" run --gpu a100 --set sm.max_warps=abc -- true 2>&1) && fail "run --set sm.max_warps=abc succeeded"
+grep -q "sm.max_warps" <<<"$err" || fail "run --set sm.max_warps=abc: $err"
+err=$("$w" info --gpu a100 --set sm.max_wraps=64 2>&1) && fail "info --set sm.max_wraps succeeded"
+grep -q "unknown key 'sm.max_wraps'" <<<"$err" || fail "info --set sm.max_wraps=64: $err"
+out=$("$w" info --gpu a100 --set mem.global_latency=300 --set sm.scheduler=lrr) || fail "info --set exited with $?"
+grep -q "lrr scheduler" <<<"$out" || fail "info --set sm.scheduler=lrr not applied: $out"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+printf 'inherits = "a100"\n[gpu]\nname = "Slow A100"\nsm_clock_mhz = 705\n' >"$tmp/slow.toml"
+out=$("$w" info --gpu "$tmp/slow.toml") || fail "info --gpu FILE.toml exited with $?"
+grep -q "SM clock                  705 MHz" <<<"$out" || fail "info --gpu slow.toml: $out"
 echo "PASS: cli"

@@ -2,6 +2,7 @@
 # Builds a CUDA program the way a user does (nvcc -cudart shared -arch=sm_80) and runs it under
 # `warpsim run`, comparing its stdout with an expected file.
 # Usage: run_workload.sh WARPSIM WORKDIR SOURCE.cu EXPECTED_STDOUT|- [EXPECTED_EXIT] [STDERR_REGEX]
+# WARPSIM_RUN_MODE (timing or functional, default functional) picks the simulation mode.
 # Exit 77 (CTest SKIP_RETURN_CODE) when nvcc is not on PATH.
 set -uo pipefail
 warpsim=$1 workdir=$2 src=$3 expected=$4 want_rc=${5:-0} stderr_re=${6:-}
@@ -13,10 +14,14 @@ name=$(basename "$src" .cu)
 mkdir -p "$workdir"
 bin="$workdir/$name"
 if [[ ! -x "$bin" || "$src" -nt "$bin" ]]; then
-  nvcc -cudart shared -arch=sm_80 -o "$bin" "$src" || { echo "FAIL: nvcc could not build $src"; exit 1; }
+  # Built under a temporary name and renamed: the timing and functional tests of a program may
+  # build it at the same time.
+  nvcc -cudart shared -arch=sm_80 -o "$bin.tmp.$$" "$src" || { echo "FAIL: nvcc could not build $src"; exit 1; }
+  mv -f "$bin.tmp.$$" "$bin"
 fi
-out="$workdir/$name.stdout" err="$workdir/$name.stderr"
-"$warpsim" run -- "$bin" >"$out" 2>"$err"
+mode=${WARPSIM_RUN_MODE:-functional}
+out="$workdir/$name.$mode.stdout" err="$workdir/$name.$mode.stderr"
+"$warpsim" run --mode "$mode" -- "$bin" >"$out" 2>"$err"
 rc=$?
 cat "$err" >&2
 if [[ $rc -ne $want_rc ]]; then

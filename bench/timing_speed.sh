@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Simulation speed of the timing model: simulated warp instructions per second of wall time (one
+# core), on corpus workloads built with nvcc as a user builds them, in timing and functional mode.
+#   bench/timing_speed.sh [workload...]     (default: sgemm nbody mandelbrot)
+# Needs build/warpsim (scripts/build.sh) and nvcc. Each program checks its own result, so a fast
+# but wrong simulation fails instead of reporting a figure.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+WS="$ROOT/build/warpsim"
+OUT="${BENCH_OUT:-$ROOT/build/bench-timing}"
+mkdir -p "$OUT"
+[[ -x "$WS" ]] || { echo "build warpsim first: scripts/build.sh" >&2; exit 1; }
+command -v nvcc >/dev/null || { echo "nvcc not found" >&2; exit 77; }
+works=("$@")
+[[ ${#works[@]} -eq 0 ]] && works=(sgemm nbody mandelbrot)
+pin=()
+command -v taskset >/dev/null 2>&1 && pin=(taskset -c "${BENCH_CPU:-0}")
+echo "== $(uname -m), $(nproc) cores; load: $(cut -d' ' -f1-3 /proc/loadavg)"
+printf '%-12s %-10s %14s %10s %14s %14s\n' workload mode warp_instrs wall_s warp_instr/s sim_cycles
+for w in "${works[@]}"; do
+  src="$ROOT/workloads/$w/$w.cu"
+  bin="$OUT/$w"
+  [[ -x "$bin" && "$bin" -nt "$src" ]] || nvcc -cudart shared -arch=sm_80 -o "$bin" "$src"
+  for mode in timing functional; do
+    rep="$OUT/report-$w-$mode"
+    rm -rf "$rep"
+    t0=$(date +%s.%N)
+    "${pin[@]}" "$WS" run --quiet --mode "$mode" --report "$rep" -- "$bin" > "$OUT/$w-$mode.out"
+    t1=$(date +%s.%N)
+    python3 - "$rep/report.json" "$w" "$mode" "$t0" "$t1" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+sim = r.get("simulation", r)
+ks = sim["kernels"]
+wi = sum(k["warp_instructions"] for k in ks)
+cyc = sum((k.get("timing") or {}).get("cycles", 0) for k in ks)
+wall = float(sys.argv[5]) - float(sys.argv[4])
+print(f"{sys.argv[2]:<12} {sys.argv[3]:<10} {wi:>14} {wall:>10.2f} {wi/wall:>14.0f} {cyc:>14}")
+PY
+  done
+done

@@ -1,0 +1,166 @@
+// A simulated machine as data: everything the timing model and the runtime need to know about one
+// GPU, loaded from configs/<name>.toml (config.cpp). Every field is required in the TOML unless it
+// says otherwise; the TOML carries the source of each value in a comment next to it.
+//
+// Units: cycles are SM (shader) clock cycles unless a name says otherwise; sizes are bytes.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace warpsim::config {
+
+// The execution pipes of a sub-core (processing block). A warp instruction occupies its pipe for
+// ceil(32 / lanes) cycles (times its `issue` count), so a 16-lane FP32 pipe takes a warp
+// instruction every 2 cycles. `mio` is shared by the SM's sub-cores (shared memory, shuffles,
+// special registers, mbarriers: the MIO queue in front of the L1/shared unit); `lsu` is the
+// SM's path to L1TEX (global, local, texture, global atomics).
+enum class Pipe : uint8_t { Fma, Alu, Fp16, Fp64, Mufu, Tensor, Branch, Mio, Lsu, Count };
+constexpr unsigned kPipeCount = unsigned(Pipe::Count);
+const char* pipe_name(Pipe p);  // "fma", "alu", ...; the TOML keys of [sm.pipes]
+
+// Instruction classes: how the timing model sees a PTX instruction (timing/op_class.cpp maps
+// every opcode/type to one). The TOML keys of [ops] are these names.
+enum class OpClass : uint8_t {
+  Fp32,       // add/sub/mul/fma/mad/min/max/abs/neg/setp .f32, selp.f32 (FFMA class)
+  Fp16,       // .f16/.f16x2/.bf16/.bf16x2 arithmetic (HFMA2 class)
+  Fp64,       // .f64 add/mul/fma/min/max/setp (DFMA class)
+  Int,        // integer add/sub/logic/shift/min/max/setp/selp/mov/prmt/bfe/bfi/lop3 (IADD3/LOP3 class)
+  Imad,       // mul.lo/mad.lo .32, mul24/mad24 (IMAD)
+  IntWide,    // mul.wide, mul.hi, 64-bit mul/mad (IMAD.WIDE / IMAD.HI pairs)
+  BitCount,   // popc, clz, brev, bfind (16 lanes per SM on cc 8.0)
+  Mufu,       // ex2/lg2/sin/cos/rsqrt/rcp/sqrt/tanh .approx (SFU)
+  Conv,       // cvt between float and int, to/from f64 (XU class conversions)
+  Fdiv,       // div.rn/.full .f32, rcp.rn .f32, sqrt.rn .f32 (a short SASS subroutine)
+  Fp64Div,    // div/rcp/sqrt .rn .f64
+  IntDiv,     // div/rem .s32/.u32/.s64/.u64 (a SASS subroutine)
+  Shfl,       // shfl.sync
+  Vote,       // vote, activemask, match (vote is an ALU op on Volta+; match is MIO)
+  Redux,      // redux.sync
+  LdShared,   // ld.shared, ldmatrix
+  StShared,   // st.shared, stmatrix
+  AtomShared, // atom/red .shared
+  LdGlobal,   // ld.global/generic, ldu, prefetch
+  StGlobal,   // st.global/generic
+  AtomGlobal, // atom/red .global/generic
+  LdLocal,
+  StLocal,
+  LdConst,    // ld.const (constant cache hit)
+  LdParam,    // ld.param of a kernel parameter (a constant-bank operand in SASS)
+  Tex,        // tex, tld4, suld/sust
+  CpAsync,    // cp.async (global -> shared through L1TEX)
+  Mbarrier,   // mbarrier.*, cp.async.commit/wait
+  Tensor,     // mma.sync, wmma.mma (cycles from the shape and the tensor rates)
+  Branch,     // bra, brx.idx
+  Call,       // call, ret
+  Exit,       // exit, trap
+  Barrier,    // bar.sync/bar.arrive/bar.red/barrier.*
+  Membar,     // membar/fence
+  Sreg,       // mov from %tid/%clock/... (S2R/CS2R), nanosleep
+  Nop,        // bar.warp.sync, pmevent, and anything the model treats as free
+  Count
+};
+constexpr unsigned kOpClassCount = unsigned(OpClass::Count);
+const char* op_class_name(OpClass c);  // "fp32", "fp16", ..., the TOML keys of [ops]
+
+// Which scoreboard a result waits on, named as Nsight Compute names the stall: fixed-latency
+// results (the compiler's wait counts) show as stall_wait, MIO results (shared memory, shuffles,
+// MUFU) as stall_short_scoreboard, L1TEX results (global, local, texture) as stall_long_scoreboard.
+enum class Scoreboard : uint8_t { Fixed, Short, Long };
+
+struct OpTiming {
+  Pipe pipe = Pipe::Alu;
+  uint32_t latency = 4;  // issue to dependent issue, cycles
+  uint32_t issue = 1;    // SASS instructions per PTX instruction (pipe occupancy multiplier)
+  Scoreboard scoreboard = Scoreboard::Fixed;
+};
+
+enum class SchedulerPolicy : uint8_t { Gto, Lrr };
+// SubCore: Volta and later, one scheduler per sub-core issuing one warp instruction per cycle.
+// G80: one scheduler per SM issuing at half the SP clock; a warp instruction takes 4 SP cycles on
+// 8 SPs (Tesla seed).
+enum class IssueModel : uint8_t { SubCore, G80 };
+
+struct Machine {
+  // [gpu]
+  std::string name;          // e.g. "NVIDIA A100-SXM4-40GB"
+  std::string key;           // the --gpu name, e.g. "a100"
+  int cc_major = 8, cc_minor = 0;
+  std::string ptx_target;    // preferred PTX/cubin target, e.g. "sm_80"
+  uint32_t gpcs = 0;
+  std::vector<uint32_t> tpcs_per_gpc;  // length gpcs; sum * sms_per_tpc = sms
+  uint32_t sms_per_tpc = 2;
+  uint32_t sms = 0;
+  double sm_clock_mhz = 0;   // boost clock: cycles -> time
+  double mem_clock_mhz = 0;
+  uint32_t mem_bus_bits = 0;
+  uint64_t global_mem_bytes = 0;
+  uint64_t l2_bytes = 0;
+  uint64_t persisting_l2_max_bytes = 0;
+  uint64_t const_mem_bytes = 65536;
+  std::array<uint32_t, 3> max_block_dim{1024, 1024, 64};          // CTA dimension limits (x, y, z)
+  std::array<uint32_t, 3> max_grid_dim{2147483647u, 65535, 65535};  // grid dimension limits (x, y, z)
+
+  // [sm]
+  IssueModel issue_model = IssueModel::SubCore;
+  uint32_t sub_cores = 4;              // processing blocks, one warp scheduler each
+  uint32_t max_warps = 64;             // resident warps per SM
+  uint32_t max_threads = 2048;
+  uint32_t max_ctas = 32;
+  uint32_t max_threads_per_cta = 1024;
+  uint32_t registers = 65536;          // 32-bit registers per SM
+  uint32_t max_regs_per_thread = 255;
+  uint32_t max_regs_per_cta = 65536;   // 32-bit registers one CTA may use
+  uint32_t reg_alloc_unit = 256;       // registers per warp are allocated in units of this
+  uint32_t l1_shared_bytes = 0;        // unified L1 + shared capacity
+  std::vector<uint32_t> shared_carveouts_kb;  // allowed shared-memory carve-outs, ascending
+  uint32_t max_shared_per_sm = 0;      // the largest carve-out, bytes (derived by the loader, no TOML key)
+  uint32_t max_shared_per_cta = 0;     // with opt-in
+  uint32_t default_shared_per_cta = 48 * 1024;  // without opt-in
+  uint32_t shared_alloc_unit = 128;
+  uint32_t reserved_shared_per_cta = 0;  // runtime-reserved shared memory per CTA (1 KB on cc 8.x)
+  SchedulerPolicy scheduler = SchedulerPolicy::Gto;
+  double issue_clock_ratio = 1.0;      // scheduler issues per SM cycle (G80: 0.5)
+  std::array<uint32_t, kPipeCount> pipe_lanes{};  // lanes per sub-core ([sm.pipes]); mio/lsu per SM
+  uint32_t scoreboard_entries = 64;    // outstanding register writes per warp before it stalls
+
+  // [sm.icache]
+  uint32_t instr_bytes = 16;           // bytes per (SASS) instruction, for instruction-cache footprint
+  uint32_t l0i_bytes = 0;              // per sub-core L0 instruction cache
+  uint32_t l1i_bytes = 0;              // per SM L1 instruction cache
+  uint32_t icache_line = 128;
+  uint32_t l0i_assoc = 4, l1i_assoc = 4;
+  uint32_t l0i_miss_latency = 0;       // an L0 miss that hits L1I, cycles
+  uint32_t l1i_miss_latency = 0;       // an L1I miss (served by L2), cycles
+
+  // [sm.latency]: fixed latencies not tied to an op class
+  uint32_t barrier_latency = 0;        // last arrival at bar.sync to the waiting warps' next issue
+  uint32_t branch_latency = 0;         // a taken or divergent branch to the warp's next issue
+  uint32_t cta_launch_latency = 0;     // a CTA slot freed to the next CTA's first issue on that SM
+  uint32_t kernel_launch_cycles = 0;   // launch overhead of a kernel (runtime + front end), cycles
+
+  // [mem]: fixed memory latencies until the memory hierarchy model (issue 6) replaces them
+  uint32_t global_latency = 0;         // ld.global result, cycles
+  uint32_t local_latency = 0;
+  uint32_t shared_latency = 0;
+  uint32_t const_latency = 0;
+  uint32_t atomic_latency = 0;         // global atomic with a return value
+  uint32_t shared_banks = 32;
+  uint32_t shared_bank_bytes = 4;
+
+  // [tensor]: dense FMA per clock per tensor core, by input type (sparse doubles them)
+  uint32_t tensor_cores_per_sm = 4;
+  uint32_t tensor_fma_f16 = 0, tensor_fma_tf32 = 0, tensor_fma_f64 = 0, tensor_fma_i8 = 0,
+           tensor_fma_i4 = 0, tensor_fma_b1 = 0;
+  uint32_t tensor_latency = 0;         // extra cycles from the last pipe cycle to the result
+
+  // [ops]
+  std::array<OpTiming, kOpClassCount> ops{};
+
+  // Derived, filled by the loader.
+  uint32_t shared_per_sm() const { return max_shared_per_sm; }
+};
+
+}  // namespace warpsim::config

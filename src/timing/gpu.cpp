@@ -1,0 +1,182 @@
+#include "timing/gpu.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <numeric>
+
+namespace warpsim::timing {
+
+Gpu::Gpu(const config::Machine& m) : m_(m) {
+  uint32_t total = 0;
+  for (uint32_t t : m.tpcs_per_gpc) total += t * m.sms_per_tpc;
+  if (total != m.sms || m.tpcs_per_gpc.empty()) {
+    order_.resize(m.sms);
+    std::iota(order_.begin(), order_.end(), 0u);
+    return;
+  }
+  // SM ids run GPC by GPC, TPC by TPC; the distributor takes one SM of each TPC of every GPC in
+  // turn, so a small grid spreads over all GPCs and TPCs before doubling up.
+  std::vector<uint32_t> first(m.tpcs_per_gpc.size());
+  for (size_t g = 1; g < first.size(); ++g) first[g] = first[g - 1] + m.tpcs_per_gpc[g - 1] * m.sms_per_tpc;
+  uint32_t max_tpc = *std::max_element(m.tpcs_per_gpc.begin(), m.tpcs_per_gpc.end());
+  for (uint32_t s = 0; s < m.sms_per_tpc; ++s)
+    for (uint32_t j = 0; j < max_tpc; ++j)
+      for (size_t g = 0; g < first.size(); ++g)
+        if (j < m.tpcs_per_gpc[g]) order_.push_back(first[g] + j * m.sms_per_tpc + s);
+}
+
+Gpu::~Gpu() = default;
+
+namespace {
+
+uint32_t ctas_per_sm_limit(const config::Machine& m, const CtaFootprint& fp, uint32_t smem_per_sm) {
+  uint32_t n = m.max_ctas;
+  if (fp.threads) n = std::min(n, m.max_threads / fp.threads);
+  if (fp.warps) n = std::min(n, m.max_warps / fp.warps);
+  if (fp.regs) n = std::min(n, m.registers / fp.regs);
+  uint32_t cap = smem_per_sm ? smem_per_sm : m.max_shared_per_sm;
+  if (fp.smem) n = std::min(n, cap / fp.smem);
+  return n;
+}
+
+}  // namespace
+
+std::vector<stats::KernelStats> Gpu::run(std::vector<KernelLaunch*> launches) {
+  std::vector<std::unique_ptr<Sm>> sms;
+  for (uint32_t i = 0; i < m_.sms; ++i) sms.push_back(std::make_unique<Sm>(m_, i));
+  std::vector<std::unique_ptr<KernelRun>> runs;
+  std::vector<stats::KernelStats> out(launches.size());
+  for (size_t i = 0; i < launches.size(); ++i) {
+    KernelLaunch& l = *launches[i];
+    auto r = std::make_unique<KernelRun>();
+    r->module = l.module;
+    r->ls = l.ls;
+    r->ecfg = l.ecfg;
+    r->timing = classify_program(l.module->prog, m_);
+    r->fp = l.fp;
+    r->smem_per_sm = l.smem_per_sm;
+    uint32_t lim = ctas_per_sm_limit(m_, l.fp, l.smem_per_sm);
+    r->max_ctas_per_sm = l.max_ctas_per_sm ? std::min(l.max_ctas_per_sm, lim) : lim;
+    r->total_ctas = l.ls->grid.count();
+    r->start = 0;
+    l.ls->ns_per_clock = m_.sm_clock_mhz > 0 ? 1e3 / m_.sm_clock_mhz : 0;
+    if (r->max_ctas_per_sm == 0) {
+      l.ls->fault.kind = func::FaultKind::IllegalInstruction;
+      l.ls->fault.message = fmt::format(
+          "a block of {} threads needing {} registers and {} bytes of shared memory does not fit on one SM of the {}",
+          l.fp.threads, l.fp.regs, l.fp.smem, m_.name);
+      r->stopped = true;
+    }
+    runs.push_back(std::move(r));
+  }
+
+  size_t rr = 0;
+  auto cta_id = [](const func::Dim3& g, uint64_t i) {
+    return func::Dim3{uint32_t(i % g.x), uint32_t((i / g.x) % g.y), uint32_t(i / (uint64_t(g.x) * g.y))};
+  };
+  auto distribute = [&](uint64_t when) {
+    for (auto& r : runs) {
+      while (!r->stopped && r->next_cta < r->total_ctas) {
+        bool placed = false;
+        for (size_t p = 0; p < order_.size(); ++p) {
+          Sm& sm = *sms[order_[(rr + p) % order_.size()]];
+          if (sm.can_accept(*r)) {
+            sm.dispatch(*r, cta_id(r->ls->grid, r->next_cta), when);
+            ++r->next_cta;
+            rr = (rr + p + 1) % order_.size();
+            placed = true;
+            break;
+          }
+        }
+        if (!placed) break;
+      }
+    }
+  };
+  distribute(0);
+
+  uint64_t t = 0, next_progress = 0;
+  bool faulted = false;
+  for (;;) {
+    bool all_done = true;
+    for (auto& r : runs)
+      if (!r->stopped && r->retired_ctas < r->total_ctas) all_done = false;
+    if (all_done) break;
+    uint64_t next = kNever;
+    for (auto& s : sms) next = std::min(next, s->next_event());
+    if (next == kNever) break;  // nothing can ever issue again (reported as a deadlock by the SM)
+    t = std::max(t, next);
+    uint32_t retired = 0;
+    for (auto& s : sms) {
+      if (s->next_event() > t) continue;
+      if (!s->tick(t)) {
+        faulted = true;
+        break;
+      }
+      retired += s->take_retired();
+    }
+    if (faulted) break;
+    if (retired) distribute(t + 1 + m_.cta_launch_latency);
+    for (size_t i = 0; i < runs.size(); ++i) {
+      KernelRun& r = *runs[i];
+      uint64_t lim = r.ecfg->max_warp_instructions;
+      if (lim && r.ls->warp_instrs >= lim && r.ls->fault.kind == func::FaultKind::None) {
+        r.ls->fault.kind = func::FaultKind::InstructionLimit;
+        r.ls->fault.message = fmt::format("stopped after {} warp instructions (limit set by the user)", r.ls->warp_instrs);
+        faulted = true;
+      }
+      if (launches[i]->progress && r.ls->warp_instrs >= next_progress) {
+        launches[i]->progress(r.retired_ctas, r.total_ctas, r.ls->warp_instrs);
+        next_progress = r.ls->warp_instrs + launches[i]->progress_every;
+      }
+    }
+    if (faulted) break;
+  }
+  for (auto& s : sms) s->close(t + 1);
+
+  // Statistics.
+  uint64_t warp_cycles = 0, active = 0;
+  uint32_t used = 0;
+  for (auto& s : sms) {
+    warp_cycles += s->warp_cycles();
+    active += s->active_cycles();
+    if (s->active_cycles()) ++used;
+  }
+  for (size_t i = 0; i < runs.size(); ++i) {
+    KernelRun& r = *runs[i];
+    stats::KernelStats& st = out[i];
+    st.gpu = m_.name;
+    st.clock_mhz = m_.sm_clock_mhz;
+    st.cycles = r.end > r.start ? r.end - r.start : (faulted ? t - r.start : 0);
+    st.launch_cycles = m_.kernel_launch_cycles;
+    st.warp_instrs = r.ls->warp_instrs;
+    st.thread_instrs = r.ls->thread_instrs;
+    st.ctas = r.total_ctas;
+    st.sms = m_.sms;
+    st.sms_used = used;
+    st.sub_cores = uint32_t(std::max<uint32_t>(1, m_.sub_cores));
+    st.ctas_per_sm = r.max_ctas_per_sm;
+    st.warps_per_cta = r.fp.warps;
+    st.max_warps_per_sm = m_.max_warps;
+    st.stalls = r.stalls;
+    st.icache_misses = r.icache_misses;
+    double cyc = st.cycles ? double(st.cycles) : 1.0;
+    st.ipc = double(st.warp_instrs) / cyc / double(m_.sms ? m_.sms : 1);
+    st.achieved_occupancy = active ? double(warp_cycles) / (double(active) * m_.max_warps) : 0;
+    st.theoretical_occupancy = std::min(1.0, double(r.max_ctas_per_sm) * r.fp.warps / m_.max_warps);
+    st.simt_efficiency = st.warp_instrs ? double(st.thread_instrs) / (32.0 * double(st.warp_instrs)) : 0;
+    std::vector<double> per(st.sub_cores, 0.0);
+    double sum = 0;
+    for (auto& s : sms)
+      for (size_t j = 0; j < s->sub_cores().size() && j < per.size(); ++j) {
+        double u = double(s->sub_cores()[j].issued) / cyc;
+        per[j] += u / double(m_.sms);
+        sum += u;
+      }
+    st.issue_utilisation_per_sub_core = per;
+    st.issue_utilisation = sum / double(std::max<size_t>(1, size_t(m_.sms) * st.sub_cores));
+  }
+  return out;
+}
+
+}  // namespace warpsim::timing

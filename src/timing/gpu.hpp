@@ -1,0 +1,47 @@
+// The GPU of the timing model: its SMs and the work distributor (GigaThread engine) that hands
+// CTAs of running kernels to SMs with free resources, and the clock loop that ticks only the SMs
+// that can do something and jumps over cycles where every warp waits.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "config/machine.hpp"
+#include "stats/kernel_stats.hpp"
+#include "timing/sm.hpp"
+
+namespace warpsim::timing {
+
+// A kernel to time: the functional launch prepared by func::Engine::prepare, and what its CTAs
+// take from an SM (from the runtime's occupancy calculator).
+struct KernelLaunch {
+  const func::LoadedModule* module = nullptr;
+  func::LaunchState* ls = nullptr;
+  const func::EngineConfig* ecfg = nullptr;
+  CtaFootprint fp;
+  uint32_t max_ctas_per_sm = 0;   // 0: from the footprint and the SM's limits
+  uint32_t smem_per_sm = 0;       // shared-memory carve-out (0: the largest)
+  // Progress for long runs: (CTAs done, CTAs in the grid, warp instructions so far).
+  std::function<void(uint64_t, uint64_t, uint64_t)> progress;
+  uint64_t progress_every = 1u << 22;
+};
+
+class Gpu {
+ public:
+  explicit Gpu(const config::Machine& m);
+  ~Gpu();
+  // Runs kernels that share the GPU (launched together, e.g. from different streams) to completion
+  // or to the first fault; CTAs are distributed in launch order. Returns one KernelStats each; a
+  // fault is in that kernel's LaunchState.
+  std::vector<stats::KernelStats> run(std::vector<KernelLaunch*> kernels);
+  // The order in which SMs receive CTAs: one SM per TPC across all GPCs first, as the work
+  // distributor spreads a grid over the chip (exposed for tests).
+  const std::vector<uint32_t>& dispatch_order() const { return order_; }
+
+ private:
+  const config::Machine& m_;
+  std::vector<uint32_t> order_;
+};
+
+}  // namespace warpsim::timing

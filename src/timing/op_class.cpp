@@ -1,0 +1,281 @@
+#include "timing/op_class.hpp"
+
+#include <algorithm>
+
+#include "ptx/isa.hpp"
+
+namespace warpsim::timing {
+
+using config::OpClass;
+using config::Pipe;
+using ptx::Mod;
+using ptx::Opcode;
+using ptx::Type;
+
+namespace {
+
+bool is_f16(Type t) { return t == Type::F16 || t == Type::F16x2 || t == Type::BF16 || t == Type::BF16x2; }
+
+Type first_type(const ptx::Instruction& ins) { return ins.types()[0]; }
+
+bool has_type(const ptx::Instruction& ins, Type want) {
+  for (Type t : ins.types())
+    if (t == want) return true;
+  return false;
+}
+
+bool any_f64(const ptx::Instruction& ins) { return has_type(ins, Type::F64); }
+bool any_f16(const ptx::Instruction& ins) {
+  for (Type t : ins.types())
+    if (is_f16(t)) return true;
+  return false;
+}
+bool is_float(Type t) { return t == Type::F32 || t == Type::F64 || is_f16(t) || t == Type::TF32; }
+
+enum class Where { Generic, Global, Shared, Local, Const, Param };
+Where space(const ptx::Instruction& ins) {
+  if (ins.has(Mod::shared) || ins.has(Mod::shared_cta) || ins.has(Mod::shared_cluster)) return Where::Shared;
+  if (ins.has(Mod::global)) return Where::Global;
+  if (ins.has(Mod::local)) return Where::Local;
+  if (ins.has(Mod::const_)) return Where::Const;
+  if (ins.has(Mod::param) || ins.has(Mod::param_entry) || ins.has(Mod::param_func)) return Where::Param;
+  return Where::Generic;
+}
+
+OpClass arith_class(const ptx::Instruction& ins) {
+  if (any_f64(ins)) return OpClass::Fp64;
+  if (any_f16(ins)) return OpClass::Fp16;
+  if (has_type(ins, Type::F32)) return OpClass::Fp32;
+  return OpClass::Int;
+}
+
+// Operands the instruction writes: the leading destination operand of most instructions.
+bool writes_first_operand(Opcode op) {
+  switch (op) {
+    case Opcode::St: case Opcode::StBulk: case Opcode::Red: case Opcode::Bar: case Opcode::Barrier:
+    case Opcode::Membar: case Opcode::Fence: case Opcode::Bra: case Opcode::BrxIdx: case Opcode::Call:
+    case Opcode::Ret: case Opcode::Exit: case Opcode::Prefetch: case Opcode::Prefetchu: case Opcode::CpAsync:
+    case Opcode::CpAsyncCommitGroup: case Opcode::CpAsyncWaitGroup: case Opcode::CpAsyncWaitAll:
+    case Opcode::CpAsyncMbarrierArrive: case Opcode::MbarrierInit: case Opcode::MbarrierInval:
+    case Opcode::MbarrierExpectTx: case Opcode::MbarrierCompleteTx: case Opcode::MbarrierArriveDrop:
+    case Opcode::Stmatrix: case Opcode::WmmaStore: case Opcode::Sust: case Opcode::Sured:
+    case Opcode::Applypriority: case Opcode::Discard: case Opcode::Griddepcontrol: case Opcode::Stackrestore:
+    case Opcode::CpAsyncBulk: case Opcode::CpReduceAsyncBulk: case Opcode::CpAsyncBulkPrefetch:
+    case Opcode::CpAsyncBulkTensor: case Opcode::CpReduceAsyncBulkTensor: case Opcode::CpAsyncBulkPrefetchTensor:
+    case Opcode::CpAsyncBulkCommitGroup: case Opcode::CpAsyncBulkWaitGroup: case Opcode::MultimemSt:
+    case Opcode::MultimemRed:
+      return false;
+    default:
+      return true;
+  }
+}
+
+struct DepCollector {
+  const func::DFunction& f;
+  std::vector<uint32_t> src, dst;
+  void add(std::vector<uint32_t>& v, uint32_t reg) {
+    if (reg >= f.reg_refs.size()) return;
+    func::Ref r = f.reg_refs[reg];
+    uint32_t id = r.kind() == func::Ref::Pred ? (kPredBit | r.index()) : r.index();
+    if (std::find(v.begin(), v.end(), id) == v.end()) v.push_back(id);
+  }
+  void walk(const ptx::Operand& o, bool is_dst) {
+    using K = ptx::Operand::Kind;
+    switch (o.kind) {
+      case K::Reg: add(is_dst ? dst : src, o.reg); break;
+      case K::Vector:
+      case K::Pair:
+        for (auto& e : o.elems) walk(e, is_dst);
+        break;
+      case K::Address:
+      case K::MemList:
+      case K::CallList:
+        for (auto& e : o.elems) walk(e, false);  // address and argument registers are read
+        break;
+      default: break;
+    }
+  }
+};
+
+uint32_t div_up(uint32_t a, uint32_t b) { return b ? (a + b - 1) / b : a; }
+
+// Tensor-core cycles of one mma: multiply-accumulates of the shape over the tensor core's rate
+// for the input type.
+uint32_t tensor_cycles(const ptx::Instruction& ins, const config::Machine& m) {
+  uint64_t fma = uint64_t(ins.shape.m) * ins.shape.n * ins.shape.k;
+  if (!fma) fma = 16 * 16 * 16;
+  // The A/B input type picks the tensor core's rate (wmma.mma names layouts first, then types).
+  uint32_t rate = m.tensor_fma_f16;
+  if (ins.has(Mod::tf32)) rate = m.tensor_fma_tf32;
+  else if (ins.has(Mod::s8) || ins.has(Mod::u8)) rate = m.tensor_fma_i8;
+  else if (ins.has(Mod::s4) || ins.has(Mod::u4)) rate = m.tensor_fma_i4;
+  else if (ins.has(Mod::b1)) rate = m.tensor_fma_b1;
+  else if (ins.has(Mod::f64) && !ins.has(Mod::f16) && !ins.has(Mod::bf16)) rate = m.tensor_fma_f64;
+  if (ins.has(Mod::sp)) fma /= 2;
+  if (!rate) rate = m.tensor_fma_f16 ? m.tensor_fma_f16 : 64;
+  return uint32_t(std::max<uint64_t>(1, (fma + rate - 1) / rate));
+}
+
+unsigned access_bytes(const ptx::Instruction& ins) {
+  unsigned vec = 1;
+  if (ins.has(Mod::v2)) vec = 2;
+  if (ins.has(Mod::v4)) vec = 4;
+  if (ins.has(Mod::v8)) vec = 8;
+  unsigned sz = ptx::type_size(first_type(ins));
+  return std::max(1u, sz * vec);
+}
+
+}  // namespace
+
+OpClass classify(const ptx::Instruction& ins) {
+  Type t = first_type(ins);
+  switch (ins.op) {
+    case Opcode::Add: case Opcode::Sub: case Opcode::Min: case Opcode::Max: case Opcode::Abs: case Opcode::Neg:
+    case Opcode::Set: case Opcode::Setp: case Opcode::Selp: case Opcode::Slct: case Opcode::Copysign:
+    case Opcode::Testp:
+      return arith_class(ins);
+    case Opcode::Fma:
+      return arith_class(ins);
+    case Opcode::Mul:
+    case Opcode::Mad:
+      if (is_float(t)) return arith_class(ins);
+      if (ins.has(Mod::wide) || ins.has(Mod::hi) || t == Type::S64 || t == Type::U64 || t == Type::B64)
+        return OpClass::IntWide;
+      return OpClass::Imad;
+    case Opcode::Mul24: case Opcode::Mad24: case Opcode::Sad: case Opcode::Dp4a: case Opcode::Dp2a:
+      return OpClass::Imad;
+    case Opcode::Addc: case Opcode::Subc: return OpClass::Int;
+    case Opcode::Madc: return OpClass::IntWide;
+    case Opcode::Div:
+    case Opcode::Rem:
+      if (t == Type::F64) return OpClass::Fp64Div;
+      if (t == Type::F32) return ins.has(Mod::approx) ? OpClass::Mufu : OpClass::Fdiv;
+      return OpClass::IntDiv;
+    case Opcode::Rcp:
+    case Opcode::Sqrt:
+      if (t == Type::F64) return ins.has(Mod::approx) ? OpClass::Mufu : OpClass::Fp64Div;
+      return ins.has(Mod::approx) ? OpClass::Mufu : OpClass::Fdiv;
+    case Opcode::Rsqrt: case Opcode::Sin: case Opcode::Cos: case Opcode::Lg2: case Opcode::Ex2: case Opcode::Tanh:
+      return OpClass::Mufu;
+    case Opcode::Popc: case Opcode::Clz: case Opcode::Brev: case Opcode::Bfind: case Opcode::Fns:
+      return OpClass::BitCount;
+    case Opcode::Cvt: {
+      auto ts = ins.types();
+      bool f0 = is_float(ts[0]), f1 = is_float(ts[1]);
+      if (ts[0] == Type::F64 || ts[1] == Type::F64) return OpClass::Conv;
+      if (f0 != f1) return OpClass::Conv;       // float <-> integer
+      if (f0 && f1 && ts[0] != ts[1]) return (is_f16(ts[0]) || is_f16(ts[1])) ? OpClass::Fp16 : OpClass::Fp32;
+      if (f0) return OpClass::Fp32;             // rounding to an integral float (frnd)
+      return OpClass::Int;                      // integer widening/narrowing
+    }
+    case Opcode::Mov:
+      for (auto& o : ins.operands)
+        if (o.kind == ptx::Operand::Kind::SpecialReg) return OpClass::Sreg;
+      return OpClass::Int;
+    case Opcode::Shfl: return OpClass::Shfl;
+    case Opcode::Vote: case Opcode::Activemask: case Opcode::Elect: return OpClass::Vote;
+    case Opcode::Match: return OpClass::Shfl;
+    case Opcode::Redux: return OpClass::Redux;
+    case Opcode::Ld: case Opcode::Ldu:
+      switch (space(ins)) {
+        case Where::Shared: return OpClass::LdShared;
+        case Where::Local: return OpClass::LdLocal;
+        case Where::Const: return OpClass::LdConst;
+        case Where::Param: return OpClass::LdParam;
+        default: return OpClass::LdGlobal;
+      }
+    case Opcode::St:
+      switch (space(ins)) {
+        case Where::Shared: return OpClass::StShared;
+        case Where::Local: return OpClass::StLocal;
+        case Where::Param: return OpClass::Nop;  // st.param: call arguments live in registers in SASS
+        default: return OpClass::StGlobal;
+      }
+    case Opcode::Atom: case Opcode::Red:
+      return space(ins) == Where::Shared ? OpClass::AtomShared : OpClass::AtomGlobal;
+    case Opcode::Ldmatrix: return OpClass::LdShared;
+    case Opcode::Stmatrix: return OpClass::StShared;
+    case Opcode::Prefetch: case Opcode::Prefetchu: case Opcode::Applypriority: case Opcode::Discard:
+      return OpClass::Nop;
+    case Opcode::Tex: case Opcode::Tld4: case Opcode::Suld: case Opcode::Sust: case Opcode::Sured:
+      return OpClass::Tex;
+    case Opcode::CpAsync: case Opcode::CpAsyncBulk: case Opcode::CpAsyncBulkTensor:
+      return OpClass::CpAsync;
+    case Opcode::CpAsyncCommitGroup: case Opcode::CpAsyncWaitGroup: case Opcode::CpAsyncWaitAll:
+    case Opcode::CpAsyncMbarrierArrive: case Opcode::MbarrierInit: case Opcode::MbarrierInval:
+    case Opcode::MbarrierExpectTx: case Opcode::MbarrierCompleteTx: case Opcode::MbarrierArrive:
+    case Opcode::MbarrierArriveDrop: case Opcode::MbarrierTestWait: case Opcode::MbarrierTryWait:
+    case Opcode::MbarrierPendingCount: case Opcode::CpAsyncBulkCommitGroup: case Opcode::CpAsyncBulkWaitGroup:
+      return OpClass::Mbarrier;
+    case Opcode::Mma: case Opcode::WmmaMma: case Opcode::WgmmaMmaAsync: return OpClass::Tensor;
+    case Opcode::WmmaLoad: {
+      return space(ins) == Where::Shared ? OpClass::LdShared : OpClass::LdGlobal;
+    }
+    case Opcode::WmmaStore: return space(ins) == Where::Shared ? OpClass::StShared : OpClass::StGlobal;
+    case Opcode::Movmatrix: return OpClass::Shfl;
+    case Opcode::Bra: case Opcode::BrxIdx: return OpClass::Branch;
+    case Opcode::Call: case Opcode::Ret: return OpClass::Call;
+    case Opcode::Exit: return OpClass::Exit;
+    case Opcode::Bar: case Opcode::Barrier:
+      if (ins.has(Mod::warp)) return OpClass::Nop;  // bar.warp.sync
+      return OpClass::Barrier;
+    case Opcode::Membar: case Opcode::Fence: return OpClass::Membar;
+    case Opcode::Isspacep: case Opcode::Cvta: case Opcode::Prmt: case Opcode::Bfe: case Opcode::Bfi:
+    case Opcode::Lop3: case Opcode::Shf: case Opcode::Shl: case Opcode::Shr: case Opcode::And: case Opcode::Or:
+    case Opcode::Xor: case Opcode::Not: case Opcode::Cnot: case Opcode::Szext: case Opcode::Bmsk:
+    case Opcode::Createpolicy:
+      return OpClass::Int;
+    default:
+      return OpClass::Int;
+  }
+}
+
+std::vector<InstrTiming> classify_program(const func::Program& prog, const config::Machine& m) {
+  std::vector<InstrTiming> out(prog.code.size());
+  for (size_t pc = 0; pc < prog.code.size(); ++pc) {
+    const func::DInstr& d = prog.code[pc];
+    if (!d.exec || d.func >= prog.funcs.size()) continue;
+    const func::DFunction& f = prog.funcs[d.func];
+    if (!f.src || d.src_index >= f.src->instrs.size()) continue;
+    const ptx::Instruction& ins = f.src->instrs[d.src_index];
+    InstrTiming& t = out[pc];
+    t.cls = classify(ins);
+    const config::OpTiming& ot = m.ops[unsigned(t.cls)];
+    t.pipe = ot.pipe;
+    t.sb = ot.scoreboard;
+    t.latency = std::max<uint32_t>(1, ot.latency);
+    uint32_t lanes = m.pipe_lanes[unsigned(ot.pipe)];
+    t.pipe_cycles = div_up(32, lanes ? lanes : 32) * std::max<uint32_t>(1, ot.issue);
+    if (ot.pipe == Pipe::Mio || ot.pipe == Pipe::Lsu) {
+      // One wavefront moves 32 lanes x 4 bytes through the shared-memory banks / L1 data path.
+      unsigned bytes = access_bytes(ins);
+      t.bytes = uint8_t(std::min(255u, bytes));
+      uint32_t per_wave = m.shared_banks * m.shared_bank_bytes;
+      if (t.cls == config::OpClass::LdShared || t.cls == config::OpClass::StShared ||
+          t.cls == config::OpClass::LdGlobal || t.cls == config::OpClass::StGlobal ||
+          t.cls == config::OpClass::LdLocal || t.cls == config::OpClass::StLocal)
+        t.pipe_cycles = std::max<uint32_t>(t.pipe_cycles, div_up(32 * bytes, per_wave ? per_wave : 128));
+    }
+    if (t.cls == config::OpClass::Tensor) {
+      t.pipe_cycles = tensor_cycles(ins, m);
+      t.latency = t.pipe_cycles + m.tensor_latency;
+    }
+    // Register dependencies.
+    DepCollector dc{f, {}, {}};
+    if (ins.has_guard) dc.add(dc.src, ins.guard_reg);
+    bool first_dst = writes_first_operand(ins.op);
+    for (size_t i = 0; i < ins.operands.size(); ++i) {
+      const ptx::Operand& o = ins.operands[i];
+      bool is_dst = first_dst && i == 0 && o.kind != ptx::Operand::Kind::Address;
+      dc.walk(o, is_dst);
+    }
+    // atom/red/mbarrier with a destination also read the address; call lists are handled above.
+    t.nsrc = uint8_t(std::min<size_t>(dc.src.size(), InstrTiming::kMaxDeps));
+    t.ndst = uint8_t(std::min<size_t>(dc.dst.size(), InstrTiming::kMaxDeps));
+    std::copy_n(dc.src.begin(), t.nsrc, t.src.begin());
+    std::copy_n(dc.dst.begin(), t.ndst, t.dst.begin());
+  }
+  return out;
+}
+
+}  // namespace warpsim::timing

@@ -1,0 +1,36 @@
+// How the timing model sees each decoded instruction: its class (and so its pipe, latency and
+// scoreboard), how long it occupies its pipe, and which registers it reads and writes. Computed
+// once per loaded program and machine, indexed like Program::code.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "config/machine.hpp"
+#include "func/program.hpp"
+
+namespace warpsim::timing {
+
+// A register dependency: a register slot, or a predicate (kPredBit | index).
+constexpr uint32_t kPredBit = 0x80000000u;
+
+struct InstrTiming {
+  config::OpClass cls = config::OpClass::Nop;
+  config::Pipe pipe = config::Pipe::Alu;
+  config::Scoreboard sb = config::Scoreboard::Fixed;
+  uint32_t latency = 1;      // issue to the cycle a dependent may issue
+  uint32_t pipe_cycles = 1;  // cycles the pipe stays busy (sub-core pipes) or the SM unit (mio/lsu)
+  uint8_t bytes = 0;         // memory access bytes per lane (for MIO/LSU wavefronts)
+  uint8_t nsrc = 0, ndst = 0;
+  static constexpr unsigned kMaxDeps = 24;
+  std::array<uint32_t, kMaxDeps> src{}, dst{};
+};
+
+// Classifies every instruction of a decoded program for a machine.
+std::vector<InstrTiming> classify_program(const func::Program& prog, const config::Machine& m);
+
+// The op class of one PTX instruction (exposed for tests).
+config::OpClass classify(const ptx::Instruction& ins);
+
+}  // namespace warpsim::timing

@@ -1,0 +1,134 @@
+// One streaming multiprocessor: its resident CTAs and warps, its sub-cores (processing blocks), each
+// with a warp scheduler, an L0 instruction cache and math pipes, the SM-wide MIO and LSU units, and
+// the L1 instruction cache. Ticked by the GPU (gpu.cpp) only on cycles where some warp can issue.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "config/machine.hpp"
+#include "func/engine.hpp"
+#include "stats/kernel_stats.hpp"
+#include "timing/icache.hpp"
+#include "timing/op_class.hpp"
+#include "timing/scoreboard.hpp"
+#include "timing/sub_core.hpp"
+
+namespace warpsim::timing {
+
+constexpr uint64_t kNever = ~0ull;
+
+// What a CTA of a kernel takes from an SM while it is resident.
+struct CtaFootprint {
+  uint32_t threads = 0, warps = 0;
+  uint32_t regs = 0;   // registers allocated for the CTA (per-warp allocation units)
+  uint32_t smem = 0;   // shared memory allocated for the CTA, bytes (incl. the reserved part)
+};
+
+// One kernel as the timing model runs it; counters are per kernel.
+struct KernelRun {
+  const func::LoadedModule* module = nullptr;
+  func::LaunchState* ls = nullptr;
+  const func::EngineConfig* ecfg = nullptr;
+  std::vector<InstrTiming> timing;  // per code index
+  CtaFootprint fp;
+  uint32_t max_ctas_per_sm = 1;
+  uint32_t smem_per_sm = 0;         // the shared-memory carve-out the kernel runs with
+  uint64_t next_cta = 0, total_ctas = 0, retired_ctas = 0;
+  bool stopped = false;             // faulted or hit a limit
+  uint64_t start = 0, end = 0;
+  // counters
+  std::array<uint64_t, stats::kStallCount> stalls{};
+  uint64_t icache_misses = 0;
+};
+
+struct CtaSlot;
+
+struct WarpCtx {
+  CtaSlot* cta = nullptr;
+  uint32_t warp = 0;       // index within its CTA
+  uint32_t sub_core = 0;
+  uint64_t age = 0;        // dispatch order, for greedy-then-oldest
+  bool finished = false;
+  bool waiting = false;    // no lane can run (barrier, warp sync, mbarrier): woken by other warps
+  uint32_t pc = 0;
+  const InstrTiming* next = nullptr;
+  uint64_t ready_at = 0;   // earliest cycle the next instruction may issue
+  uint64_t stall_from = 0; // first cycle not yet attributed to a warp state
+  uint64_t hold_until = 0; // post-issue hold (branch, barrier, membar) and its reason
+  stats::Stall hold_reason = stats::Stall::BranchResolving;
+  uint64_t fetch_ready = 0;
+  uint64_t dep_ready = 0;
+  stats::Stall dep_reason = stats::Stall::Wait;
+  uint64_t throttle_until = 0;
+  stats::Stall throttle_reason = stats::Stall::MathPipeThrottle;
+  uint64_t last_line = ~0ull;  // instruction-cache line of the last fetch
+  Scoreboard sb;
+};
+
+struct CtaSlot {
+  KernelRun* kernel = nullptr;
+  std::unique_ptr<func::CtaStepper> stepper;
+  std::vector<WarpCtx*> warps;
+  uint32_t live_warps = 0;
+};
+
+class Sm {
+ public:
+  Sm(const config::Machine& m, uint32_t id);
+  uint32_t id() const { return id_; }
+
+  bool can_accept(const KernelRun& k) const;
+  // Makes CTA `cta_id` of kernel k resident; its warps may issue from cycle `start`.
+  void dispatch(KernelRun& k, func::Dim3 cta_id, uint64_t start);
+  // Issues on every sub-core that has an eligible warp at cycle t. Returns false if the kernel of
+  // some warp faulted (its LaunchState says how).
+  bool tick(uint64_t t);
+  // The next cycle something may happen here (kNever when idle).
+  uint64_t next_event() const { return next_event_; }
+  bool idle() const { return ctas_.empty(); }
+  // CTAs retired since the last call (the GPU dispatches replacements).
+  uint32_t take_retired() {
+    uint32_t n = retired_;
+    retired_ = 0;
+    return n;
+  }
+  // Occupancy and utilisation integrals, closed at cycle t.
+  void close(uint64_t t);
+  uint64_t warp_cycles() const { return warp_cycles_; }
+  uint64_t active_cycles() const { return active_cycles_; }
+  const std::vector<SubCore>& sub_cores() const { return subs_; }
+  // Drops every resident CTA (after a fault).
+  void abandon();
+
+ private:
+  void prepare(WarpCtx& w, uint64_t now);
+  void issue(WarpCtx& w, uint64_t t);
+  void account(WarpCtx& w, uint64_t t);
+  void wake(CtaSlot& c, uint64_t t);
+  void retire_cta(CtaSlot* c, uint64_t t);
+  void occupancy_change(uint64_t t);
+  uint64_t unit_free(const SubCore& sc, config::Pipe p) const;
+  bool eligible(WarpCtx& w, SubCore& sc, uint64_t t);
+  void recompute_next(uint64_t t);
+
+  const config::Machine& m_;
+  uint32_t id_;
+  std::vector<SubCore> subs_;
+  std::array<uint64_t, config::kPipeCount> sm_unit_free_{};  // SM-wide units (mio, lsu)
+  InstructionCache l1i_;
+  std::vector<std::unique_ptr<CtaSlot>> ctas_;
+  std::vector<std::unique_ptr<WarpCtx>> warp_pool_;
+  uint64_t age_ = 0;
+  uint32_t used_threads_ = 0, used_warps_ = 0, used_regs_ = 0, used_smem_ = 0;
+  uint32_t retired_ = 0;
+  uint64_t next_event_ = kNever;
+  uint32_t issue_period_ = 1;
+  bool fault_ = false;
+  // occupancy integrals
+  uint64_t occ_last_ = 0, warp_cycles_ = 0, active_cycles_ = 0;
+};
+
+}  // namespace warpsim::timing

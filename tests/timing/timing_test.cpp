@@ -1,0 +1,318 @@
+// Timing model tests on small PTX kernels with a machine description written here (not the
+// shipped configs), so every expectation follows from the numbers below and the model's rules:
+// a dependent chain costs its latency per instruction, independent work is bound by the pipe's
+// issue rate, sub-cores run in parallel, barriers hold warps, CTAs wait for free SMs.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "func/engine.hpp"
+#include "mem/device_memory.hpp"
+#include "ptx/parser.hpp"
+#include "timing/gpu.hpp"
+
+namespace warpsim::timing {
+namespace {
+
+using config::OpClass;
+using config::Pipe;
+
+config::Machine test_machine() {
+  config::Machine m;
+  m.name = "test GPU";
+  m.sms = 4;
+  m.gpcs = 2;
+  m.tpcs_per_gpc = {1, 1};
+  m.sms_per_tpc = 2;
+  m.sm_clock_mhz = 1000;
+  m.sub_cores = 4;
+  m.max_warps = 64;
+  m.max_threads = 2048;
+  m.max_ctas = 32;
+  m.registers = 65536;
+  m.max_shared_per_sm = 100 * 1024;
+  m.pipe_lanes.fill(16);
+  m.pipe_lanes[unsigned(Pipe::Mio)] = 32;
+  m.pipe_lanes[unsigned(Pipe::Lsu)] = 32;
+  m.pipe_lanes[unsigned(Pipe::Branch)] = 32;
+  m.instr_bytes = 16;
+  m.l0i_bytes = 0;  // no instruction-cache effects unless a test asks
+  m.l1i_bytes = 0;
+  m.barrier_latency = 0;
+  m.branch_latency = 0;
+  for (auto& o : m.ops) o = config::OpTiming{Pipe::Alu, 4, 1, config::Scoreboard::Fixed};
+  m.ops[unsigned(OpClass::Fp32)] = {Pipe::Fma, 4, 1, config::Scoreboard::Fixed};
+  m.ops[unsigned(OpClass::LdGlobal)] = {Pipe::Lsu, 300, 1, config::Scoreboard::Long};
+  m.ops[unsigned(OpClass::StGlobal)] = {Pipe::Lsu, 1, 1, config::Scoreboard::Long};
+  m.ops[unsigned(OpClass::LdParam)] = {Pipe::Alu, 1, 1, config::Scoreboard::Fixed};
+  m.ops[unsigned(OpClass::Barrier)] = {Pipe::Branch, 1, 1, config::Scoreboard::Fixed};
+  return m;
+}
+
+// A kernel of `chains` interleaved FMA chains, `n` instructions each, storing one value per thread.
+std::string fma_kernel(unsigned chains, unsigned n, bool barrier_after_warp0 = false) {
+  std::string s = R"(.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+  .reg .f32 %f<16>;
+  .reg .u64 %rd<4>;
+  .reg .u32 %r<4>;
+  .reg .pred %p<2>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+)";
+  for (unsigned c = 0; c < chains; ++c) s += "  mov.f32 %f" + std::to_string(c + 1) + ", 0f3F000000;\n";
+  if (barrier_after_warp0) s += "  setp.ge.u32 %p1, %r1, 32;\n  @%p1 bra WAIT;\n";
+  for (unsigned i = 0; i < n; ++i)
+    for (unsigned c = 0; c < chains; ++c) {
+      std::string f = "%f" + std::to_string(c + 1);
+      s += "  fma.rn.f32 " + f + ", " + f + ", 0f3F000000, 0f3E800000;\n";
+    }
+  if (barrier_after_warp0) s += "WAIT:\n  bar.sync 0;\n";
+  for (unsigned c = 1; c < chains; ++c) s += "  add.f32 %f1, %f1, %f" + std::to_string(c + 1) + ";\n";
+  s += R"(  mul.wide.u32 %rd2, %r1, 4;
+  add.u64 %rd3, %rd1, %rd2;
+  st.global.f32 [%rd3], %f1;
+  ret;
+}
+)";
+  return s;
+}
+
+struct Timed {
+  stats::KernelStats st;
+  func::LaunchResult res;
+  std::vector<float> out;
+};
+
+Timed run_timed(const config::Machine& m, const std::string& ptx, func::Dim3 grid, func::Dim3 block,
+                CtaFootprint fp = {}, uint32_t max_ctas = 0) {
+  mem::DeviceMemory dm{mem::MemoryConfig{}};
+  func::EngineConfig ec;
+  ec.num_sms = m.sms;
+  func::Engine eng(dm, ec);
+  auto pr = ptx::parse(ptx, "t.ptx");
+  EXPECT_TRUE(pr.ok());
+  auto lr = eng.load(std::move(pr.module));
+  for (auto& e : lr.errors) ADD_FAILURE() << e;
+  Timed t;
+  if (!lr.ok()) return t;
+  uint64_t threads = grid.count() * block.count();
+  uint64_t out = dm.allocate(threads * 4);
+  func::LaunchConfig lc;
+  lc.grid = grid;
+  lc.block = block;
+  lc.params.resize(8);
+  std::memcpy(lc.params.data(), &out, 8);
+  func::LaunchState ls;
+  func::LaunchResult res;
+  EXPECT_TRUE(eng.prepare(*lr.module, "k", lc, ls, res));
+  KernelLaunch kl;
+  kl.module = lr.module.get();
+  kl.ls = &ls;
+  kl.ecfg = &eng.config();
+  kl.fp = fp;
+  if (!kl.fp.threads) kl.fp = {uint32_t(block.count()), uint32_t((block.count() + 31) / 32), 0, 0};
+  kl.max_ctas_per_sm = max_ctas;
+  Gpu gpu(m);
+  t.st = gpu.run({&kl}).at(0);
+  t.res = eng.finish(*lr.module, ls, res);
+  t.out.resize(threads);
+  dm.host_read(out, t.out.data(), threads * 4);
+  return t;
+}
+
+TEST(Timing, DependentChainCostsItsLatencyPerInstruction) {
+  config::Machine m = test_machine();
+  const unsigned n = 400;
+  Timed a = run_timed(m, fma_kernel(1, n), {1, 1, 1}, {32, 1, 1});
+  ASSERT_TRUE(a.res.ok()) << a.res.report();
+  EXPECT_GE(a.st.cycles, n * 4);
+  EXPECT_LE(a.st.cycles, n * 4 + 40);
+  // The same chain with a longer FMA latency takes proportionally longer.
+  m.ops[unsigned(OpClass::Fp32)].latency = 6;
+  Timed b = run_timed(m, fma_kernel(1, n), {1, 1, 1}, {32, 1, 1});
+  EXPECT_GE(b.st.cycles, n * 6);
+  EXPECT_LE(b.st.cycles, n * 6 + 40);
+  // Waiting on a fixed-latency result is stall_wait.
+  EXPECT_GT(a.st.stalls[unsigned(stats::Stall::Wait)], uint64_t(n) * 2);
+  EXPECT_EQ(a.out, b.out);
+}
+
+TEST(Timing, IndependentChainsAreBoundByThePipeRate) {
+  config::Machine m = test_machine();  // 16 FMA lanes per sub-core: one warp instruction per 2 cycles
+  const unsigned n = 200, chains = 4;
+  Timed a = run_timed(m, fma_kernel(chains, n), {1, 1, 1}, {32, 1, 1});
+  ASSERT_TRUE(a.res.ok());
+  EXPECT_GE(a.st.cycles, n * chains * 2);
+  EXPECT_LE(a.st.cycles, n * chains * 2 + 60);
+  EXPECT_GT(a.st.stalls[unsigned(stats::Stall::MathPipeThrottle)], uint64_t(n) * chains / 2);
+  // 32 lanes: one per cycle, then the 4-cycle dependency of each chain is the limit.
+  m.pipe_lanes[unsigned(Pipe::Fma)] = 32;
+  Timed b = run_timed(m, fma_kernel(chains, n), {1, 1, 1}, {32, 1, 1});
+  EXPECT_GE(b.st.cycles, n * 4);
+  EXPECT_LE(b.st.cycles, n * 4 + 60);
+}
+
+TEST(Timing, SubCoresIssueInParallel) {
+  config::Machine m = test_machine();
+  const unsigned n = 300;
+  Timed one = run_timed(m, fma_kernel(1, n), {1, 1, 1}, {32, 1, 1});
+  Timed four = run_timed(m, fma_kernel(1, n), {1, 1, 1}, {128, 1, 1});  // one warp per sub-core
+  Timed eight = run_timed(m, fma_kernel(1, n), {1, 1, 1}, {256, 1, 1});  // two: fill the 4-cycle gaps
+  Timed sixteen = run_timed(m, fma_kernel(1, n), {1, 1, 1}, {512, 1, 1});  // four: pipe-bound, 2x
+  ASSERT_TRUE(sixteen.res.ok());
+  EXPECT_LE(four.st.cycles, one.st.cycles + 10);
+  EXPECT_LE(eight.st.cycles, one.st.cycles + 20);
+  EXPECT_GE(sixteen.st.cycles, 2 * n * 4);
+  EXPECT_LE(sixteen.st.cycles, 2 * n * 4 + 80);
+  EXPECT_NEAR(four.st.issue_utilisation_per_sub_core[0], four.st.issue_utilisation_per_sub_core[3], 1e-9);
+}
+
+TEST(Timing, GreedyAndRoundRobinComputeTheSameValues) {
+  config::Machine m = test_machine();
+  Timed g = run_timed(m, fma_kernel(2, 50), {3, 1, 1}, {256, 1, 1});
+  m.scheduler = config::SchedulerPolicy::Lrr;
+  Timed r = run_timed(m, fma_kernel(2, 50), {3, 1, 1}, {256, 1, 1});
+  ASSERT_TRUE(g.res.ok());
+  ASSERT_TRUE(r.res.ok());
+  EXPECT_EQ(g.out, r.out);
+  EXPECT_EQ(g.st.warp_instrs, r.st.warp_instrs);
+}
+
+TEST(Timing, BarrierHoldsTheWarpsThatArriveEarly) {
+  config::Machine m = test_machine();
+  const unsigned n = 300;
+  // Warp 0 runs a chain of n FMAs before the barrier; warp 1 reaches it at once and waits.
+  Timed t = run_timed(m, fma_kernel(1, n, true), {1, 1, 1}, {64, 1, 1});
+  ASSERT_TRUE(t.res.ok()) << t.res.report();
+  EXPECT_GE(t.st.stalls[unsigned(stats::Stall::Barrier)], uint64_t(n) * 4 - 50);
+  m.barrier_latency = 20;
+  Timed u = run_timed(m, fma_kernel(1, n, true), {1, 1, 1}, {64, 1, 1});
+  EXPECT_GE(u.st.cycles, t.st.cycles + 20);
+}
+
+TEST(Timing, CtasWaitForAFreeSm) {
+  config::Machine m = test_machine();
+  const unsigned n = 200;
+  Timed one = run_timed(m, fma_kernel(1, n), {1, 1, 1}, {32, 1, 1});
+  // 8 CTAs on 4 SMs, one CTA per SM at a time: two waves.
+  Timed waves = run_timed(m, fma_kernel(1, n), {8, 1, 1}, {32, 1, 1}, {32, 1, 0, 0}, 1);
+  EXPECT_GE(waves.st.cycles, 2 * one.st.cycles - 10);
+  EXPECT_LE(waves.st.cycles, 2 * one.st.cycles + 40);
+  // Two per SM: their warps land on different sub-cores and run together.
+  Timed both = run_timed(m, fma_kernel(1, n), {8, 1, 1}, {32, 1, 1}, {32, 1, 0, 0}, 2);
+  EXPECT_LE(both.st.cycles, one.st.cycles + 20);
+  EXPECT_EQ(waves.out, both.out);
+  // Shared memory as the limit: 60 KB per CTA on a 100 KB SM is one at a time.
+  Timed smem = run_timed(m, fma_kernel(1, n), {8, 1, 1}, {32, 1, 1}, {32, 1, 0, 60 * 1024}, 0);
+  EXPECT_EQ(smem.st.ctas_per_sm, 1u);
+  EXPECT_GE(smem.st.cycles, 2 * one.st.cycles - 10);
+}
+
+TEST(Timing, DispatchOrderSpreadsOverGpcsAndTpcs) {
+  config::Machine m = test_machine();
+  m.sms = 6;
+  m.gpcs = 2;
+  m.tpcs_per_gpc = {2, 1};
+  Gpu g(m);
+  // SM ids: GPC0 TPC0 {0,1}, GPC0 TPC1 {2,3}, GPC1 TPC0 {4,5}.
+  EXPECT_EQ(g.dispatch_order(), (std::vector<uint32_t>{0, 4, 2, 1, 5, 3}));
+}
+
+TEST(Timing, G80IssuesAtHalfRateOnEightLanes) {
+  config::Machine m = test_machine();
+  m.issue_model = config::IssueModel::G80;
+  m.sub_cores = 1;
+  m.issue_clock_ratio = 0.5;
+  m.pipe_lanes.fill(8);  // a warp instruction takes 4 cycles on 8 SPs
+  const unsigned n = 100, chains = 4;
+  Timed t = run_timed(m, fma_kernel(chains, n), {1, 1, 1}, {32, 1, 1});
+  ASSERT_TRUE(t.res.ok());
+  EXPECT_GE(t.st.cycles, n * chains * 4);
+  EXPECT_LE(t.st.cycles, n * chains * 4 + 80);
+}
+
+TEST(Timing, LongLatencyLoadsShowAsLongScoreboard) {
+  config::Machine m = test_machine();
+  std::string ptx = R"(.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+  .reg .f32 %f<4>;
+  .reg .u64 %rd<4>;
+  .reg .u32 %r<4>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd2, %r1, 4;
+  add.u64 %rd3, %rd1, %rd2;
+  ld.global.f32 %f1, [%rd3];
+  add.f32 %f2, %f1, 0f3F800000;
+  st.global.f32 [%rd3], %f2;
+  ret;
+}
+)";
+  Timed t = run_timed(m, ptx, {1, 1, 1}, {32, 1, 1});
+  ASSERT_TRUE(t.res.ok());
+  EXPECT_GE(t.st.cycles, 300u);
+  EXPECT_LE(t.st.cycles, 340u);
+  EXPECT_GE(t.st.stalls[unsigned(stats::Stall::LongScoreboard)], 290u);
+  EXPECT_EQ(t.out[5], 1.0f);
+}
+
+TEST(Timing, DeadlockIsReported) {
+  config::Machine m = test_machine();
+  std::string ptx = R"(.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+  .reg .u32 %r<4>;
+  .reg .pred %p<2>;
+  mov.u32 %r1, %tid.x;
+  setp.ge.u32 %p1, %r1, 32;
+  @%p1 bra END;
+  bar.sync 1, 64;
+END:
+  ret;
+}
+)";
+  Timed t = run_timed(m, ptx, {1, 1, 1}, {64, 1, 1});
+  EXPECT_EQ(t.res.fault.kind, func::FaultKind::Deadlock) << t.res.report();
+}
+
+TEST(Timing, ClockReadsTheSmCycle) {
+  config::Machine m = test_machine();
+  // Two clock reads around a 100-FMA dependent chain differ by about 100 x 4 cycles.
+  std::string s = R"(.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+  .reg .f32 %f<4>;
+  .reg .u64 %rd<8>;
+  ld.param.u64 %rd1, [out];
+  mov.f32 %f1, 0f3F000000;
+  mov.u64 %rd4, %clock64;
+)";
+  for (int i = 0; i < 100; ++i) s += "  fma.rn.f32 %f1, %f1, 0f3F000000, 0f3E800000;\n";
+  s += R"(  mov.f32 %f2, %f1;
+  mov.u64 %rd5, %clock64;
+  sub.u64 %rd6, %rd5, %rd4;
+  cvt.rn.f32.u64 %f3, %rd6;
+  st.global.f32 [%rd1], %f3;
+  st.global.f32 [%rd1+4], %f2;
+  ret;
+}
+)";
+  Timed t = run_timed(m, s, {1, 1, 1}, {32, 1, 1});
+  ASSERT_TRUE(t.res.ok());
+  EXPECT_GE(t.out[0], 400.0f);
+  EXPECT_LE(t.out[0], 416.0f);
+}
+
+}  // namespace
+}  // namespace warpsim::timing
