@@ -35,7 +35,8 @@ State::State() {
     if (std::strcmp(m, "functional") == 0) mode = runtime::Mode::Functional;
     else if (std::strcmp(m, "timing") != 0) {
       fmt::print(stderr, "warpsim: unknown mode '{}' (WARPSIM_MODE): use functional or timing\n", m);
-      std::exit(2);
+      std::fflush(stderr);
+      _exit(2);  // not exit(): we are inside State::get()'s static initialisation
     }
   }
   // The machine: WARPSIM_GPU (a built-in name or a .toml path) with the WARPSIM_SET overrides
@@ -273,10 +274,10 @@ std::string State::report_json() {
     o += fmt::format(
         "{}\n    {{\"name\": {}, \"demangled\": {}, \"grid\": [{}, {}, {}], \"block\": [{}, {}, {}], "
         "\"dynamic_smem\": {}, \"registers\": {}, \"registers_estimated\": {}, \"warp_instructions\": {}, "
-        "\"thread_instructions\": {}, \"start_ns\": {:.3f}, \"simulated_ns\": {:.3f}, \"fault\": {}, \"timing\": {}}}",
+        "\"thread_instructions\": {}, \"start_ns\": {:.3f}, \"simulated_ns\": {:.3f}, \"fault\": {}, \"simulation_wall_s\": {:.6f}, \"timing\": {}}}",
         i ? "," : "", json_str(k.name), json_str(demangle(k.name)), k.grid.x, k.grid.y, k.grid.z, k.block.x,
         k.block.y, k.block.z, k.dynamic_smem, k.regs, k.regs_estimated ? "true" : "false", k.warp_instrs,
-        k.thread_instrs, k.start_ns, k.end_ns - k.start_ns, k.ok ? "null" : json_str(k.fault),
+        k.thread_instrs, k.start_ns, k.end_ns - k.start_ns, k.ok ? "null" : json_str(k.fault), k.wall_s,
         k.timed ? k.timing.json() : std::string("null"));
   }
   o += fmt::format(

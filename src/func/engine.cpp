@@ -708,6 +708,7 @@ bool barrier_arrive(ExecCtx& ctx, uint32_t id, uint32_t expected, uint32_t mask,
         if (wp->state[l] == LaneState::BarrierWait && wp->wait_barrier[l] == id) {
           wp->state[l] = LaneState::Ready;
           wp->done = false;
+          ++wp->wake_gen;
         }
     b = BarrierState{};
   }
@@ -813,6 +814,13 @@ LaunchResult Engine::launch(const LoadedModule& m, const std::string& kernel, co
 struct CtaStepper::Impl {
   Cta cta;
   CtaRunner runner;
+  // next() remembers its selection so that step() need not select again, unless the warp ran or
+  // another warp woke some of its lanes since (Warp::wake_gen).
+  struct Next {
+    uint32_t pc = 0, group = 0, gen = 0;
+    bool valid = false;
+  };
+  std::vector<Next> next;
   Impl(const Program& prog, LaunchState& ls, const EngineConfig& cfg)
       : runner{prog, ls, cfg, cta, cfg.reconvergence_stack ? &ls.rpcs : nullptr} {}
 };
@@ -828,6 +836,7 @@ CtaStepper::CtaStepper(const LoadedModule& m, LaunchState& ls, const EngineConfi
   uint32_t saved = ls.smid;
   ls.smid = smid;
   impl_->runner.create_warps();
+  impl_->next.resize(impl_->cta.warps.size());
   ls.smid = saved;
 }
 
@@ -837,19 +846,29 @@ uint32_t CtaStepper::warps() const { return uint32_t(impl_->cta.warps.size()); }
 
 uint32_t CtaStepper::next(uint32_t warp, uint32_t& pc) {
   Warp& w = *impl_->cta.warps[warp];
+  Impl::Next& n = impl_->next[warp];
   if (w.done) return 0;
-  return impl_->runner.select_next(w, pc);
+  if (n.valid && n.gen == w.wake_gen) {
+    pc = n.pc;
+    return n.group;
+  }
+  uint32_t group = impl_->runner.select_next(w, pc);
+  n = {pc, group, w.wake_gen, group != 0};
+  return group;
 }
 
 StepResult CtaStepper::step(uint32_t warp) {
   StepResult r;
   Warp& w = *impl_->cta.warps[warp];
   uint32_t pc = 0;
-  uint32_t group = impl_->runner.select_next(w, pc);
+  uint32_t group = next(warp, pc);
+  Impl::Next& n = impl_->next[warp];
+  n.valid = false;
   if (!group) return r;
-  impl_->runner.execute(w, pc, group, &r);
+  // Next: the converged warp simply moved on, so its next selection is known without a scan.
+  if (impl_->runner.execute(w, pc, group, &r) == CtaRunner::Next) n = {pc + 1, group, w.wake_gen, true};
   r.executed = true;
-  if (CtaRunner::finished(w)) w.done = true;
+  if (r.blocked && CtaRunner::finished(w)) w.done = true;
   return r;
 }
 

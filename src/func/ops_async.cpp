@@ -75,6 +75,7 @@ void wake_waiters(ExecCtx& ctx, uint64_t key) {
     if (any) {
       w.done = false;
       w.converged = false;
+      ++w.wake_gen;
     }
   }
 }

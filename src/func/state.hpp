@@ -94,6 +94,7 @@ struct Warp {
   bool stack_started = false;
   uint64_t stack_spin = 0;      // backward branches taken by the top entry while others wait
   bool done = false;
+  uint32_t wake_gen = 0;        // bumped when another warp changes this warp's lane states (wake-ups)
   // cp.async / mbarrier (ops_async.cpp)
   std::array<std::vector<AsyncCopy>, kWarpSize> async_copies;  // pending copies per lane
   std::array<uint32_t, kWarpSize> async_groups{};              // commit groups so far per lane

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <chrono>
 #include <cmath>
 
 #include "ptx/parser.hpp"
@@ -111,6 +112,7 @@ LaunchOutcome Device::launch(const Module& m, const ptx::Function& k, const Laun
   rec.block = b;
   rec.dynamic_smem = req.dynamic_smem;
   rec.start_ns = now_ns_;
+  const auto wall0 = std::chrono::steady_clock::now();
   if (mode_ == Mode::Timing) {
     out.result = run_timed(m, lc, req, k.name, rec);
     now_ns_ += rec.timing.time_ns();
@@ -118,6 +120,7 @@ LaunchOutcome Device::launch(const Module& m, const ptx::Function& k, const Laun
     out.result = engine_->launch(*m.loaded, k.name, lc);
   }
   out.ran = true;
+  rec.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
   rec.warp_instrs = out.result.warp_instrs;
   rec.thread_instrs = out.result.thread_instrs;
   if (mode_ == Mode::Functional) {

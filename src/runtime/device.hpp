@@ -37,6 +37,7 @@ struct KernelRecord {
   int regs = -1;                // registers per thread (-1: unknown)
   bool regs_estimated = false;  // from the PTX, not from a cubin
   std::string fault;            // the engine's report when !ok
+  double wall_s = 0;            // host seconds spent simulating it (speed figures)
   bool timed = false;           // run by the timing model: `timing` holds its statistics
   stats::KernelStats timing;
 };
