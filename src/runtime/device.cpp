@@ -149,6 +149,12 @@ func::LaunchResult Device::run_timed(const Module& m, const func::LaunchConfig& 
   if (u.regs <= 0) u.regs = req.regs > 0 ? req.regs : 32;
   const int threads = int(lc.block.count());
   Occupancy occ = occupancy(spec_, u, threads, lc.dynamic_smem);
+  // Counts estimated from PTX virtual registers overshoot what ptxas allocates; a JIT-compiled
+  // kernel of this block size would be fitted to the register file, so cap the estimate there.
+  while (req.regs_estimated && occ.by_regs == 0 && u.regs > 16) {
+    u.regs -= 8;
+    occ = occupancy(spec_, u, threads, lc.dynamic_smem);
+  }
   timing::KernelLaunch kl;
   kl.module = m.loaded.get();
   kl.ls = &ls;
