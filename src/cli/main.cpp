@@ -319,7 +319,7 @@ int main(int argc, char** argv) {
   auto* info = app.add_subcommand("info", "Print a simulated GPU's parameters");
   info->add_option("--gpu", info_gpu, "GPU: a built-in name (see `warpsim gpus`) or a machine .toml file");
   std::vector<std::string> info_set;
-  info->add_option("--set", info_set, "Override a machine field, e.g. --set mem.global_latency=300 (repeatable)")
+  info->add_option("--set", info_set, "Override a machine field, e.g. --set ops.ld_global.latency=300 (repeatable)")
       ->allow_extra_args(false);
 
   CLI11_PARSE(app, argc, argv);

@@ -466,11 +466,6 @@ void read_machine(Reader& rd, Machine& m) {
   rd.u32("sm.latency.kernel_launch", m.kernel_launch_cycles);
 
   // [mem]
-  rd.u32("mem.global_latency", m.global_latency);
-  rd.u32("mem.local_latency", m.local_latency);
-  rd.u32("mem.shared_latency", m.shared_latency);
-  rd.u32("mem.const_latency", m.const_latency);
-  rd.u32("mem.atomic_latency", m.atomic_latency);
   rd.u32("mem.shared_banks", m.shared_banks);
   rd.u32("mem.shared_bank_bytes", m.shared_bank_bytes);
 
@@ -622,11 +617,6 @@ bool validate(const Machine& m, std::string& error) {
   if (m.l0i_bytes && m.l0i_miss_latency == 0) return bad("sm.icache.l0i_miss_latency: must be positive");
   if (m.l1i_miss_latency == 0) return bad("sm.icache.l1i_miss_latency: must be positive");
   // [mem]
-  if (m.global_latency == 0) return bad("mem.global_latency: must be positive");
-  if (m.local_latency == 0) return bad("mem.local_latency: must be positive");
-  if (m.shared_latency == 0) return bad("mem.shared_latency: must be positive");
-  if (m.const_latency == 0) return bad("mem.const_latency: must be positive");
-  if (m.atomic_latency == 0) return bad("mem.atomic_latency: must be positive");
   if (m.shared_banks == 0 || !is_pow2(m.shared_banks)) return bad("mem.shared_banks: must be a power of two");
   if (m.shared_bank_bytes == 0 || !is_pow2(m.shared_bank_bytes)) return bad("mem.shared_bank_bytes: must be a power of two");
   // [tensor]
@@ -749,9 +739,7 @@ std::string describe(const Machine& m) {
                                          m.l1i_miss_latency, m.icache_line));
   line("latencies (cycles)", fmt::format("barrier {}, branch {}, CTA launch {}, kernel launch {}", m.barrier_latency,
                                          m.branch_latency, m.cta_launch_latency, m.kernel_launch_cycles));
-  s += "memory (fixed latencies, cycles)\n";
-  line("global / local", fmt::format("{} / {}", m.global_latency, m.local_latency));
-  line("shared / const / atomic", fmt::format("{} / {} / {}", m.shared_latency, m.const_latency, m.atomic_latency));
+  s += "memory\n";
   line("shared banks", fmt::format("{} x {} B", m.shared_banks, m.shared_bank_bytes));
   s += "tensor cores\n";
   if (m.tensor_cores_per_sm == 0) {

@@ -141,12 +141,8 @@ struct Machine {
   uint32_t cta_launch_latency = 0;     // a CTA slot freed to the next CTA's first issue on that SM
   uint32_t kernel_launch_cycles = 0;   // launch overhead of a kernel (runtime + front end), cycles
 
-  // [mem]: fixed memory latencies until the memory hierarchy model (issue 6) replaces them
-  uint32_t global_latency = 0;         // ld.global result, cycles
-  uint32_t local_latency = 0;
-  uint32_t shared_latency = 0;
-  uint32_t const_latency = 0;
-  uint32_t atomic_latency = 0;         // global atomic with a return value
+  // [mem]: shared-memory banking. Until the memory hierarchy (issue 6) exists, load/store latencies
+  // are those of the memory op classes in [ops].
   uint32_t shared_banks = 32;
   uint32_t shared_bank_bytes = 4;
 

@@ -147,25 +147,25 @@ TEST(Config, FileInheritsFromBuiltinAndFile) {
   {
     std::ofstream(dir / "slow.toml") << "inherits = \"a100\"\n[gpu]\nname = \"slow\"\nsm_clock_mhz = 700\n"
                                         "[ops]\nfp32 = { latency = 9 }\n";
-    std::ofstream(dir / "slower.toml") << "inherits = \"slow.toml\"\n[mem]\nglobal_latency = 999\n";
+    std::ofstream(dir / "slower.toml") << "inherits = \"slow.toml\"\n[ops]\nld_global = { latency = 999 }\n";
   }
   Machine m = load_ok((dir / "slower.toml").string());
   EXPECT_EQ(m.name, "slow");
   EXPECT_EQ(m.key, "slower");
   EXPECT_DOUBLE_EQ(m.sm_clock_mhz, 700);
-  EXPECT_EQ(m.global_latency, 999u);
+  EXPECT_EQ(m.ops[unsigned(OpClass::LdGlobal)].latency, 999u);
   EXPECT_EQ(m.ops[unsigned(OpClass::Fp32)].latency, 9u);
   EXPECT_EQ(m.ops[unsigned(OpClass::Fp32)].pipe, Pipe::Fma);  // inline tables merge key by key
   std::filesystem::remove_all(dir);
 }
 
 TEST(Config, OverridesChangeValues) {
-  Machine m = load_ok("a100", {"sm.scheduler=lrr", "ops.fp32.latency=5", "mem.global_latency=300",
+  Machine m = load_ok("a100", {"sm.scheduler=lrr", "ops.fp32.latency=5", "ops.ld_global.latency=300",
                                "gpu.sm_clock_mhz=1095", "sm.shared_carveouts_kb=[0, 100, 164]",
                                "ops.ld_global.scoreboard=\"short\""});
   EXPECT_EQ(m.scheduler, SchedulerPolicy::Lrr);
   EXPECT_EQ(m.ops[unsigned(OpClass::Fp32)].latency, 5u);
-  EXPECT_EQ(m.global_latency, 300u);
+  EXPECT_EQ(m.ops[unsigned(OpClass::LdGlobal)].latency, 300u);
   EXPECT_DOUBLE_EQ(m.sm_clock_mhz, 1095);
   EXPECT_EQ(m.shared_carveouts_kb, (std::vector<uint32_t>{0, 100, 164}));
   EXPECT_EQ(m.ops[unsigned(OpClass::LdGlobal)].scoreboard, Scoreboard::Short);
@@ -272,8 +272,8 @@ TEST(Config, ValidationRules) {
       {{"sm.pipes.mio=64"}, "sm.pipes.mio"},
       {{"sm.pipes.fp64=0"}, "ops.fp64.pipe"},
       {{"sm.icache.l1i_bytes=0"}, "sm.icache.l1i_bytes"},
-      {{"mem.global_latency=0"}, "mem.global_latency"},
-      {{"mem.shared_latency=0"}, "mem.shared_latency"},
+      {{"ops.ld_global.latency=0"}, "ops.ld_global.latency"},
+      {{"ops.ld_shared.latency=0"}, "ops.ld_shared.latency"},
       {{"mem.shared_banks=0"}, "mem.shared_banks"},
       {{"tensor.cores_per_sm=0"}, "tensor.cores_per_sm"},
       {{"tensor.fma_f16=0"}, "tensor.fma_f16"},

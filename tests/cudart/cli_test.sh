@@ -35,7 +35,7 @@ err=$("$w" run --gpu a100 --set sm.max_warps=abc -- true 2>&1) && fail "run --se
 grep -q "sm.max_warps" <<<"$err" || fail "run --set sm.max_warps=abc: $err"
 err=$("$w" info --gpu a100 --set sm.max_wraps=64 2>&1) && fail "info --set sm.max_wraps succeeded"
 grep -q "unknown key 'sm.max_wraps'" <<<"$err" || fail "info --set sm.max_wraps=64: $err"
-out=$("$w" info --gpu a100 --set mem.global_latency=300 --set sm.scheduler=lrr) || fail "info --set exited with $?"
+out=$("$w" info --gpu a100 --set ops.ld_global.latency=300 --set sm.scheduler=lrr) || fail "info --set exited with $?"
 grep -q "lrr scheduler" <<<"$out" || fail "info --set sm.scheduler=lrr not applied: $out"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
