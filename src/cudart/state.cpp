@@ -19,6 +19,14 @@ namespace warpsim::cudart {
 
 namespace {
 bool g_created = false;
+// Stops the program over a bad simulator setting. _exit, not exit: we are inside State::get()'s
+// static initialisation, and exit handlers that reach State::get() again would abort with a
+// recursive-initialisation error.
+[[noreturn]] void die_at_init(const std::string& msg) {
+  fmt::print(stderr, "warpsim: {}\n", msg);
+  std::fflush(nullptr);
+  _exit(2);
+}
 bool env_flag(const char* name) {
   const char* v = std::getenv(name);
   return v && *v && std::strcmp(v, "0") != 0;
@@ -34,9 +42,7 @@ State::State() {
   if (const char* m = std::getenv("WARPSIM_MODE"); m && *m) {
     if (std::strcmp(m, "functional") == 0) mode = runtime::Mode::Functional;
     else if (std::strcmp(m, "timing") != 0) {
-      fmt::print(stderr, "warpsim: unknown mode '{}' (WARPSIM_MODE): use functional or timing\n", m);
-      std::fflush(stderr);
-      _exit(2);  // not exit(): we are inside State::get()'s static initialisation
+      die_at_init(fmt::format("unknown mode '{}' (WARPSIM_MODE): use functional or timing", m));
     }
   }
   // The machine: WARPSIM_GPU (a built-in name or a .toml path) with the WARPSIM_SET overrides
@@ -55,11 +61,7 @@ State::State() {
   runtime::GpuSpec spec;
   std::string gpu_error;
   if (!runtime::gpu_spec_load(opts.gpu, overrides, spec, gpu_error)) {
-    fmt::print(stderr, "warpsim: {} (WARPSIM_GPU={}{})\n", gpu_error, opts.gpu, overrides.empty() ? "" : ", WARPSIM_SET");
-    // _exit, not exit: we are inside State::get()'s static initialisation, and exit handlers that
-    // reach State::get() again would abort with a recursive-initialisation error.
-    std::fflush(nullptr);
-    _exit(2);
+    die_at_init(fmt::format("{} (WARPSIM_GPU={}{})", gpu_error, opts.gpu, overrides.empty() ? "" : ", WARPSIM_SET"));
   }
   dev = std::make_unique<runtime::Device>(spec);
   dev->set_mode(mode);

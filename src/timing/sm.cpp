@@ -20,6 +20,9 @@ Stall throttle_of(Pipe p) {
   }
 }
 
+// What an instruction without timing information (none decoded at that pc) is taken to be.
+const InstrTiming kDefaultTiming{};
+
 Stall dep_stall(config::Scoreboard k) {
   switch (k) {
     case config::Scoreboard::Short: return Stall::ShortScoreboard;
@@ -63,7 +66,6 @@ void Sm::dispatch(KernelRun& k, func::Dim3 cta_id, uint64_t start) {
   occupancy_change(start);
   auto slot = std::make_unique<CtaSlot>();
   slot->kernel = &k;
-  k.ls->clock = start;
   slot->stepper = std::make_unique<func::CtaStepper>(*k.module, *k.ls, *k.ecfg, cta_id, id_);
   uint32_t n = slot->stepper->warps();
   used_threads_ += k.fp.threads;
@@ -113,8 +115,7 @@ void Sm::prepare(WarpCtx& w, uint64_t now) {
   w.pc = pc;
   const KernelRun& k = *c.kernel;
   w.next = pc < k.timing.size() ? &k.timing[pc] : nullptr;
-  static const InstrTiming kDefault{};
-  const InstrTiming& it = w.next ? *w.next : kDefault;
+  const InstrTiming& it = w.next ? *w.next : kDefaultTiming;
   w.sb.retire(now);
   uint64_t dep = 0;
   config::Scoreboard kind = config::Scoreboard::Fixed, kk = kind;
@@ -185,8 +186,7 @@ void Sm::issue(WarpCtx& w, uint64_t t) {
   CtaSlot& c = *w.cta;
   KernelRun& k = *c.kernel;
   SubCore& sc = subs_[w.sub_core];
-  static const InstrTiming kDefault{};
-  const InstrTiming& it = w.next ? *w.next : kDefault;
+  const InstrTiming& it = w.next ? *w.next : kDefaultTiming;
   k.ls->clock = t;
   account(w, t);
   func::StepResult r = c.stepper->step(w.warp);
