@@ -346,11 +346,11 @@ struct CtaRunner {
 
   void init_warp(Warp& w, uint32_t first_thread) {
     const DFunction& k = *launch.kernel;
-    w.regs.assign(size_t(prog.nregs) * kWarpSize, 0);
+    w.regs.assign(size_t(prog.nregs) * kWarpSize);
     w.preds.assign(prog.npreds, 0);
-    w.param.assign(size_t(prog.total_param) * kWarpSize, 0);
+    w.param.assign(size_t(prog.total_param) * kWarpSize);
     w.local_size = uint64_t(cfg.stack_bytes) + k.local_frame;
-    w.local.assign(w.local_size * kWarpSize, 0);
+    w.local.assign(w.local_size * kWarpSize);
     w.valid = 0;
     for (unsigned l = 0; l < kWarpSize; ++l) {
       uint32_t t = first_thread + l;

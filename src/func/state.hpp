@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "func/program.hpp"
+#include "func/zero_array.hpp"
 
 namespace warpsim::mem {
 class DeviceMemory;
@@ -78,10 +79,10 @@ struct Warp {
   std::array<uint64_t, kWarpSize> local_base{};  // current local frame base per lane
   std::array<std::vector<CallFrame>, kWarpSize> calls;
   uint32_t carry = 0;           // CC.CF per lane for add.cc/addc/sub.cc/subc/mad.cc/madc
-  std::vector<uint64_t> regs;   // [slot][lane]
+  ZeroArray<uint64_t> regs;     // [slot][lane]; pages of functions never run stay unbacked
   std::vector<uint32_t> preds;  // lane masks
-  std::vector<uint8_t> param;   // per-lane param frames: [lane][Program::max_param_frame]
-  std::vector<uint8_t> local;   // per-lane local memory: [lane][local_size]
+  ZeroArray<uint8_t> param;     // per-lane param frames: [lane][Program::total_param]
+  ZeroArray<uint8_t> local;     // per-lane local memory: [lane][local_size]
   uint64_t local_size = 0;
   bool converged = true;        // every Ready lane is at pc[first ready lane]: no scan needed
   uint32_t spin = 0;            // consecutive backward branches of spin_group while others wait
