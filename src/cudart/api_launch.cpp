@@ -1,6 +1,8 @@
 // Kernel launches: <<<>>> (__cudaPushCallConfiguration, __cudaPopCallConfiguration, then
 // __cudaGetKernel + __cudaLaunchKernel in CUDA 13 host code, cudaLaunchKernel in CUDA 12),
-// cudaLaunchKernel and cudaLaunchCooperativeKernel. Everything runs synchronously, in order.
+// cudaLaunchKernel and cudaLaunchCooperativeKernel. A launch runs at once, except in timing mode
+// into a created stream: then it is queued until the next synchronising call, with the launches
+// of other streams, and they share the GPU (State::flush).
 #include <fmt/format.h>
 
 #include <cstdio>
@@ -16,8 +18,17 @@ using namespace warpsim::cudart;
 namespace warpsim::cudart {
 
 int launch_kernel(const void* func, abi::Dim3 grid, abi::Dim3 block, void** args, size_t shmem, void* stream) {
-  State& s = State::get();
+  State& s = State::instance();
   std::lock_guard g(s.mu);
+  // Timing mode: a launch into a created stream waits in a queue, so that launches from other
+  // streams issued before the next synchronising call share the GPU with it; one into a stream
+  // that already has a queued launch runs the queue first (a stream is in order). The legacy
+  // default stream synchronises with every stream: the queue runs before and after its launch.
+  const bool created = reinterpret_cast<uintptr_t>(stream) > 2 && s.streams.count(static_cast<StreamObj*>(stream));
+  const bool concurrent = created && s.dev->mode() == runtime::Mode::Timing;
+  bool queued_here = false;
+  for (auto& p : s.pending) queued_here |= p.stream == stream;
+  if (!concurrent || queued_here) s.flush();
   if (s.sticky) return ret(s.sticky);
   auto it = s.kernels.find(func);
   if (it == s.kernels.end()) {
@@ -31,7 +42,6 @@ int launch_kernel(const void* func, abi::Dim3 grid, abi::Dim3 block, void** args
   req.block = func::Dim3{block.x, block.y, block.z};
   req.dynamic_smem = uint32_t(shmem);
   req.max_dynamic_smem = uint32_t(k.max_dynamic_smem);
-  req.args = args;
   req.regs = k.res.regs;
   req.regs_estimated = k.regs_estimated;
   req.usage = kernel_usage(s.dev->spec(), k);
@@ -50,22 +60,16 @@ int launch_kernel(const void* func, abi::Dim3 grid, abi::Dim3 block, void** args
       return ret(abi::ErrLaunchOutOfResources);
     }
   }
-  s.sync_managed_to_device();
-  auto out = s.dev->launch(*k.module, *k.fn, req);
-  if (!out.ran) {
-    if (s.opts.trace) fmt::print(stderr, "warpsim: {}\n", out.message);
-    return ret(out.cuda_error);
+  std::string msg;
+  if (int e = s.dev->check(*k.module, *k.fn, req, msg)) {
+    if (s.opts.trace) fmt::print(stderr, "warpsim: {}\n", msg);
+    return ret(e);
   }
-  for (auto& line : out.result.printf_out) fwrite(line.data(), 1, line.size(), stdout);
-  s.sync_managed_to_host();
-  if (!out.result.ok()) {
-    fflush(stdout);
-    fmt::print(stderr, "warpsim: {}\n", out.result.report());
-    // Like a fault on real hardware: the launch itself succeeded (it is asynchronous there), and the
-    // error is sticky: every later call reports it.
-    s.sticky = out.cuda_error ? out.cuda_error : abi::ErrLaunchFailure;
-    last_error() = s.sticky;
-  }
+  // The arguments live in the caller's frame only during this call: marshal them now.
+  req.params = runtime::marshal_params(*k.fn, args);
+  req.marshalled = true;
+  s.pending.push_back(PendingLaunch{&k, std::move(req), stream});
+  if (!concurrent) s.flush();
   return 0;
 }
 

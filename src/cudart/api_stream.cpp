@@ -1,6 +1,8 @@
-// Streams and events. Every operation runs to completion when it is issued, in program order,
-// which is a valid execution of any stream schedule. Events read the simulated clock
-// (runtime::Device::now_ns, a placeholder until the timing model lands).
+// Streams and events. Every operation other than a kernel launch into a created stream runs to
+// completion when it is issued, in program order, which is a valid execution of any stream
+// schedule; such launches are queued (timing mode) and run together at the next synchronising
+// call, so kernels of different streams share the GPU (api_launch.cpp, State::flush). Events read
+// the simulated clock (runtime::Device::now_ns).
 #include "cudart/export.hpp"
 #include "cudart/state.hpp"
 

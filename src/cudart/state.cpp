@@ -85,10 +85,46 @@ State::State() {
   }
 }
 
-State& State::get() {
+State& State::instance() {
   // Never destroyed: host code may call us from atexit handlers.
   static State* s = (g_created = true, new State());
   return *s;
+}
+
+State& State::get() {
+  State& s = instance();
+  if (!s.pending.empty()) s.flush();
+  return s;
+}
+
+void State::flush() {
+  std::lock_guard g(mu);
+  if (pending.empty()) return;
+  std::vector<PendingLaunch> batch = std::move(pending);
+  pending.clear();
+  std::vector<runtime::LaunchItem> items;
+  for (auto& p : batch) items.push_back(runtime::LaunchItem{p.kernel->module, p.kernel->fn, p.req});
+  sync_managed_to_device();
+  std::vector<runtime::LaunchOutcome> outs = dev->launch_together(items);
+  for (auto& out : outs)
+    for (auto& line : out.result.printf_out) fwrite(line.data(), 1, line.size(), stdout);
+  sync_managed_to_host();
+  for (size_t i = 0; i < outs.size(); ++i) {
+    const runtime::LaunchOutcome& out = outs[i];
+    if (!out.ran) {
+      if (opts.trace) fmt::print(stderr, "warpsim: {}\n", out.message);
+      if (out.cuda_error) last_error() = out.cuda_error;
+      continue;
+    }
+    if (!out.result.ok()) {
+      fflush(stdout);
+      fmt::print(stderr, "warpsim: {}\n", out.result.report());
+      // Like a fault on real hardware: the launch itself succeeded (it is asynchronous there), and
+      // the error is sticky: every later call reports it.
+      if (!sticky) sticky = out.cuda_error ? out.cuda_error : abi::ErrLaunchFailure;
+      last_error() = sticky;
+    }
+  }
 }
 
 bool State::ensure_loaded(FatbinHandle& h) {

@@ -76,9 +76,19 @@ struct Options {
   bool trace = false;  // WARPSIM_TRACE: log every API call
 };
 
+// A kernel launch queued to share the GPU with launches from other streams (timing mode).
+struct PendingLaunch {
+  KernelEntry* kernel;
+  runtime::LaunchRequest req;  // with its parameters marshalled
+  void* stream;
+};
+
 class State {
  public:
-  static State& get();  // creates the device on first use
+  // Creates the device on first use. Runs the queued launches first: any runtime call other than
+  // a launch into a created stream is a point where earlier asynchronous work has been issued.
+  static State& get();
+  static State& instance();  // the same, without running the queued launches
 
   std::recursive_mutex mu;
   Options opts;
@@ -91,6 +101,7 @@ class State {
   std::set<StreamObj*> streams;
   std::set<EventObj*> events;
   int sticky = 0;                               // a kernel fault: every later call returns it
+  std::vector<PendingLaunch> pending;           // launches into created streams, not yet run
   int current_device = 0;
 
   // Loads the fatbin's PTX on first use; false (with the error recorded) on failure.
@@ -104,6 +115,10 @@ class State {
   bool is_managed_ptr(const void* p) const;
   void sync_managed_to_device();
   void sync_managed_to_host();
+
+  // Runs the queued launches together (their CTAs share the GPU), prints their device printf
+  // output and turns a fault into the sticky error.
+  void flush();
 
   void print_summary();
   // The simulation's part of `warpsim run --report`: {"gpu":..., "kernels":[...], "totals":{...}}.

@@ -72,12 +72,10 @@ void Device::unload(Module* m) {
     }
 }
 
-LaunchOutcome Device::launch(const Module& m, const ptx::Function& k, const LaunchRequest& req) {
-  LaunchOutcome out;
+int Device::check(const Module& m, const ptx::Function& k, const LaunchRequest& req, std::string& message) const {
   auto bad = [&](int err, std::string msg) {
-    out.cuda_error = err;
-    out.message = fmt::format("launch of {}: {}", k.name, msg);
-    return out;
+    message = fmt::format("launch of {}: {}", k.name, msg);
+    return err;
   };
   const auto& g = req.grid;
   const auto& b = req.block;
@@ -94,55 +92,112 @@ LaunchOutcome Device::launch(const Module& m, const ptx::Function& k, const Laun
                                              "(raise it with cudaFuncSetAttribute)", req.dynamic_smem, limit));
   if (!m.loaded || !m.loaded->prog.find_kernel(k.name))
     return bad(kErrInvalidDeviceFunction, "kernel is not loaded");
-
-  func::LaunchConfig lc;
-  lc.grid = g;
-  lc.block = b;
-  lc.dynamic_smem = req.dynamic_smem;
-  lc.params = marshal_params(k, req.args);
-  if (progress_) {
-    std::string kname = k.name;
-    lc.progress = [this, kname](uint64_t done, uint64_t total, uint64_t instrs) {
-      progress_(kname, done, total, instrs);
-    };
-  }
-  KernelRecord rec;
-  rec.name = k.name;
-  rec.grid = g;
-  rec.block = b;
-  rec.dynamic_smem = req.dynamic_smem;
-  rec.start_ns = now_ns_;
-  const auto wall0 = std::chrono::steady_clock::now();
-  if (mode_ == Mode::Timing) {
-    out.result = run_timed(m, lc, req, k.name, rec);
-    now_ns_ += rec.timing.time_ns();
-  } else {
-    out.result = engine_->launch(*m.loaded, k.name, lc);
-  }
-  out.ran = true;
-  rec.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
-  rec.warp_instrs = out.result.warp_instrs;
-  rec.thread_instrs = out.result.thread_instrs;
-  if (mode_ == Mode::Functional) {
-    const double issue_per_cycle = double(spec_.sm_count) * spec_.schedulers_per_sm;
-    const double cycles = std::ceil(double(rec.warp_instrs) / issue_per_cycle);
-    now_ns_ += cycles * 1e6 / spec_.clock_khz;
-  }
-  rec.end_ns = now_ns_;
-  rec.ok = out.result.ok();
-  rec.regs = req.regs;
-  rec.regs_estimated = req.regs_estimated;
-  if (!rec.ok) rec.fault = out.result.report();
-  kernels_.push_back(rec);
-  if (!out.result.ok()) out.cuda_error = func::fault_cuda_error(out.result.fault.kind);
-  return out;
+  return 0;
 }
 
-func::LaunchResult Device::run_timed(const Module& m, const func::LaunchConfig& lc, const LaunchRequest& req,
-                                     const std::string& kernel, KernelRecord& rec) {
-  func::LaunchState ls;
-  func::LaunchResult res;
-  if (!engine_->prepare(*m.loaded, kernel, lc, ls, res)) return res;
+LaunchOutcome Device::launch(const Module& m, const ptx::Function& k, const LaunchRequest& req) {
+  return launch_together({LaunchItem{&m, &k, req}}).at(0);
+}
+
+std::vector<LaunchOutcome> Device::launch_together(const std::vector<LaunchItem>& items) {
+  std::vector<LaunchOutcome> outs(items.size());
+  // Timing mode: every launch that passes its checks is prepared, then all run on one GPU.
+  struct Timed {
+    size_t item;
+    func::LaunchState ls;
+    func::LaunchResult res;
+    timing::KernelLaunch kl;
+    KernelRecord rec;
+  };
+  std::vector<std::unique_ptr<Timed>> timed;
+  for (size_t i = 0; i < items.size(); ++i) {
+    const Module& m = *items[i].module;
+    const ptx::Function& k = *items[i].kernel;
+    const LaunchRequest& req = items[i].req;
+    LaunchOutcome& out = outs[i];
+    if ((out.cuda_error = check(m, k, req, out.message))) continue;
+    func::LaunchConfig lc;
+    lc.grid = req.grid;
+    lc.block = req.block;
+    lc.dynamic_smem = req.dynamic_smem;
+    lc.params = req.marshalled ? req.params : marshal_params(k, req.args);
+    KernelRecord rec;
+    rec.name = k.name;
+    rec.grid = req.grid;
+    rec.block = req.block;
+    rec.dynamic_smem = req.dynamic_smem;
+    rec.regs = req.regs;
+    rec.regs_estimated = req.regs_estimated;
+    rec.start_ns = now_ns_;
+    if (mode_ == Mode::Timing) {
+      auto t = std::make_unique<Timed>();
+      t->item = i;
+      t->rec = std::move(rec);
+      if (!engine_->prepare(*m.loaded, k.name, lc, t->ls, t->res)) {
+        out.result = std::move(t->res);
+        out.ran = true;
+        record(out, t->rec);
+        continue;
+      }
+      t->kl = timed_launch(m, lc, req, k.name, t->ls);
+      timed.push_back(std::move(t));
+      continue;
+    }
+    if (progress_) {
+      std::string kname = k.name;
+      lc.progress = [this, kname](uint64_t done, uint64_t total, uint64_t instrs) { progress_(kname, done, total, instrs); };
+    }
+    const auto wall0 = std::chrono::steady_clock::now();
+    out.result = engine_->launch(*m.loaded, k.name, lc);
+    out.ran = true;
+    rec.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+    const double issue_per_cycle = double(spec_.sm_count) * spec_.schedulers_per_sm;
+    now_ns_ += std::ceil(double(out.result.warp_instrs) / issue_per_cycle) * 1e6 / spec_.clock_khz;
+    rec.end_ns = now_ns_;
+    record(out, rec);
+  }
+  if (timed.empty()) return outs;
+
+  std::vector<timing::KernelLaunch*> kls;
+  for (auto& t : timed) kls.push_back(&t->kl);
+  const auto wall0 = std::chrono::steady_clock::now();
+  timing::Gpu gpu(spec_.machine);
+  std::vector<stats::KernelStats> st = gpu.run(kls);
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+  double end = now_ns_;
+  for (size_t j = 0; j < timed.size(); ++j) {
+    Timed& t = *timed[j];
+    const LaunchItem& it = items[t.item];
+    LaunchOutcome& out = outs[t.item];
+    out.result = engine_->finish(*it.module->loaded, t.ls, std::move(t.res));
+    out.ran = true;
+    t.rec.timed = true;
+    t.rec.timing = st.at(j);
+    t.rec.timing.kernel = it.kernel->name;
+    t.rec.timing.regs_estimated = it.req.regs_estimated;
+    t.rec.wall_s = wall / double(timed.size());  // the kernels ran together: share the wall time
+    t.rec.end_ns = t.rec.start_ns + t.rec.timing.time_ns();
+    end = std::max(end, t.rec.end_ns);
+    record(out, t.rec);
+  }
+  now_ns_ = end;
+  return outs;
+}
+
+void Device::record(LaunchOutcome& out, KernelRecord& rec) {
+  rec.warp_instrs = out.result.warp_instrs;
+  rec.thread_instrs = out.result.thread_instrs;
+  if (rec.end_ns < rec.start_ns) rec.end_ns = rec.start_ns;
+  rec.ok = out.result.ok();
+  if (!rec.ok) {
+    rec.fault = out.result.report();
+    out.cuda_error = func::fault_cuda_error(out.result.fault.kind);
+  }
+  kernels_.push_back(rec);
+}
+
+timing::KernelLaunch Device::timed_launch(const Module& m, const func::LaunchConfig& lc, const LaunchRequest& req,
+                                          const std::string& kernel, func::LaunchState& ls) {
   // What one CTA takes from an SM, by the occupancy calculator's rules (the same numbers
   // cudaOccupancyMaxActiveBlocksPerMultiprocessor reports).
   KernelUsage u = req.usage;
@@ -169,13 +224,7 @@ func::LaunchResult Device::run_timed(const Module& m, const func::LaunchConfig& 
     std::string kname = kernel;
     kl.progress = [this, kname](uint64_t done, uint64_t total, uint64_t instrs) { progress_(kname, done, total, instrs); };
   }
-  timing::Gpu gpu(spec_.machine);
-  auto st = gpu.run({&kl});
-  rec.timed = true;
-  rec.timing = st.at(0);
-  rec.timing.kernel = kernel;
-  rec.timing.regs_estimated = req.regs_estimated;
-  return engine_->finish(*m.loaded, ls, std::move(res));
+  return kl;
 }
 
 std::string Device::summary() const {

@@ -15,6 +15,7 @@
 #include "runtime/gpu_spec.hpp"
 #include "runtime/occupancy.hpp"
 #include "stats/kernel_stats.hpp"
+#include "timing/gpu.hpp"
 
 namespace warpsim::runtime {
 
@@ -60,6 +61,16 @@ struct LaunchRequest {
   int regs = -1;                  // for the record: registers per thread
   bool regs_estimated = false;
   KernelUsage usage;              // registers, shared memory, limits: what a CTA takes from an SM
+  // A launch run later (deferred to share the GPU with launches from other streams) carries its
+  // parameter buffer, since `args` points into the caller's frame only during the launch call.
+  bool marshalled = false;
+  std::vector<uint8_t> params;
+};
+
+struct LaunchItem {
+  const Module* module = nullptr;
+  const ptx::Function* kernel = nullptr;
+  LaunchRequest req;
 };
 
 class Device {
@@ -76,7 +87,14 @@ class Device {
   Module* load_ptx(std::string_view text, const std::string& name, std::string& errors);
   void unload(Module* m);
 
+  // The checks a launch must pass before it is queued (cudaErrorInvalidConfiguration, ...): 0 or
+  // the cudaError_t, with a message.
+  int check(const Module& m, const ptx::Function& kernel, const LaunchRequest& req, std::string& message) const;
   LaunchOutcome launch(const Module& m, const ptx::Function& kernel, const LaunchRequest& req);
+  // Kernels from different streams that share the GPU: in timing mode their CTAs are distributed
+  // together (launch order first) and they overlap in simulated time; functional mode runs them in
+  // order. One outcome per item, in order.
+  std::vector<LaunchOutcome> launch_together(const std::vector<LaunchItem>& items);
 
   // Simulated time in nanoseconds since device creation. Timing mode: each kernel advances it by
   // its launch overhead and cycles at the SM clock. Functional mode (a placeholder): by
@@ -99,9 +117,10 @@ class Device {
   double now_ns_ = 0;
   Progress progress_;
   Mode mode_ = Mode::Timing;
-  // Runs a prepared launch on the timing model; fills rec.timing.
-  func::LaunchResult run_timed(const Module& m, const func::LaunchConfig& lc, const LaunchRequest& req,
-                               const std::string& kernel, KernelRecord& rec);
+  // The timing model's view of a prepared launch: CTA footprint and limit from the occupancy rules.
+  timing::KernelLaunch timed_launch(const Module& m, const func::LaunchConfig& lc, const LaunchRequest& req,
+                                    const std::string& kernel, func::LaunchState& ls);
+  void record(LaunchOutcome& out, KernelRecord& rec);  // completes the record, sets the CUDA error
 };
 
 // Builds the kernel parameter buffer (.entry layout) from cudaLaunchKernel's args array.
