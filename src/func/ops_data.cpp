@@ -101,11 +101,18 @@ void exec_ld(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
   AccessSpace sp = AccessSpace(in.flags & 15);
   unsigned esize = unsigned(in.imm2), vec = in.width, total = esize * vec;
   const uint64_t* base = ops[0].is_none() ? nullptr : ctx.src(ops[0]);
+  // Shared memory and kernel parameters are one flat buffer each: check bounds and alignment
+  // inline (the hot loads of tiled kernels) and let resolve_access report any fault.
+  const uint8_t* flat = nullptr;
+  uint64_t flat_size = 0;
+  if (sp == AccessSpace::Shared) flat = ctx.cta.shared.data(), flat_size = ctx.cta.shared.size();
+  else if (sp == AccessSpace::KernelParam) flat = ctx.launch.params.data(), flat_size = ctx.launch.params.size();
   for (unsigned l = 0; l < kWarpSize; ++l) {
     if (!(mask >> l & 1)) continue;
     uint64_t a = lane_address(ctx, in, base, l);
-    const uint8_t* p = resolve_access(ctx, sp, l, a, total, false);
-    if (!p) return;
+    const uint8_t* p;
+    if (flat && !(total > 1 && (a & (total - 1))) && a < flat_size && flat_size - a >= total) p = flat + a;
+    else if (!(p = resolve_access(ctx, sp, l, a, total, false))) return;
     for (unsigned k = 0; k < vec; ++k) {
       Ref d = ops[1 + k];
       if (d.is_none()) continue;
