@@ -136,11 +136,15 @@ void exec_st(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
   AccessSpace sp = AccessSpace(in.flags & 15);
   unsigned esize = unsigned(in.imm2), vec = in.width, total = esize * vec;
   const uint64_t* base = ops[0].is_none() ? nullptr : ctx.src(ops[0]);
+  // Shared memory: bounds and alignment checked inline, as in exec_ld.
+  uint8_t* flat = sp == AccessSpace::Shared ? ctx.cta.shared.data() : nullptr;
+  const uint64_t flat_size = ctx.cta.shared.size();
   for (unsigned l = 0; l < kWarpSize; ++l) {
     if (!(mask >> l & 1)) continue;
     uint64_t a = lane_address(ctx, in, base, l);
-    uint8_t* p = resolve_access(ctx, sp, l, a, total, true);
-    if (!p) return;
+    uint8_t* p;
+    if (flat && !(total > 1 && (a & (total - 1))) && a < flat_size && flat_size - a >= total) p = flat + a;
+    else if (!(p = resolve_access(ctx, sp, l, a, total, true))) return;
     for (unsigned k = 0; k < vec; ++k) {
       Ref s = ops[1 + k];
       uint64_t v = s.kind() == Ref::Pred ? ((ctx.pred(s) >> l) & 1) : ctx.src(s)[l];
