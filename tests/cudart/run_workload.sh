@@ -16,12 +16,19 @@ bin="$workdir/$name"
 if [[ ! -x "$bin" || "$src" -nt "$bin" ]]; then
   # Built under a temporary name and renamed: the timing and functional tests of a program may
   # build it at the same time.
-  nvcc -cudart shared -arch=sm_80 -o "$bin.tmp.$$" "$src" || { echo "FAIL: nvcc could not build $src"; exit 1; }
+  # -Xptxas -v: registers and shared memory per kernel, for the occupancy check below.
+  nvcc -cudart shared -arch=sm_80 -Xptxas -v -o "$bin.tmp.$$" "$src" 2>"$bin.ptxas.tmp.$$" ||
+    { cat "$bin.ptxas.tmp.$$"; echo "FAIL: nvcc could not build $src"; exit 1; }
+  mv -f "$bin.ptxas.tmp.$$" "$bin.ptxas"
   mv -f "$bin.tmp.$$" "$bin"
 fi
 mode=${WARPSIM_RUN_MODE:-functional}
 out="$workdir/$name.$mode.stdout" err="$workdir/$name.$mode.stderr"
-"$warpsim" run --mode "$mode" -- "$bin" >"$out" 2>"$err"
+report=()
+# Timing mode: also check the report (CTAs per SM against the occupancy rules, registers).
+[[ $mode == timing && -s "$bin.ptxas" ]] && command -v python3 >/dev/null 2>&1 &&
+  rm -rf "$workdir/$name.report" && report=(--report "$workdir/$name.report")
+"$warpsim" run --mode "$mode" "${report[@]}" -- "$bin" >"$out" 2>"$err"
 rc=$?
 cat "$err" >&2
 if [[ $rc -ne $want_rc ]]; then
@@ -32,5 +39,9 @@ if [[ "$expected" != "-" ]] && ! diff -u "$expected" "$out"; then
 fi
 if [[ -n "$stderr_re" ]] && ! tr "\n" " " <"$err" | grep -Eq "$stderr_re"; then
   echo "FAIL: $name stderr does not match /$stderr_re/"; exit 1
+fi
+if [[ ${#report[@]} -gt 0 ]]; then
+  python3 "$(dirname "$0")/check_occupancy.py" "$workdir/$name.report/report.json" "$bin.ptxas" ||
+    { echo "FAIL: $name report check"; exit 1; }
 fi
 echo "PASS: $name"
