@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 
 #include "func/decode.hpp"
 #include "func/exec.hpp"
@@ -29,6 +30,28 @@ inline uint64_t lane_address(ExecCtx& ctx, const DInstr& in, const uint64_t* bas
     default: break;
   }
   return a;
+}
+
+// The n (1, 2, 4 or 8) bytes at p as a zero-extended little-endian value, and the reverse. Fixed
+// sizes compile to one load/store; a variable-size memcpy would be a library call plus a
+// store-forwarding stall on the hottest path of every ld/st.
+inline uint64_t load_bytes(const uint8_t* p, unsigned n) {
+  switch (n) {
+    case 1: return *p;
+    case 2: { uint16_t v; std::memcpy(&v, p, 2); return v; }
+    case 4: { uint32_t v; std::memcpy(&v, p, 4); return v; }
+    case 8: { uint64_t v; std::memcpy(&v, p, 8); return v; }
+    default: { uint64_t v = 0; std::memcpy(&v, p, n < 8 ? n : 8); return v; }
+  }
+}
+inline void store_bytes(uint8_t* p, uint64_t v, unsigned n) {
+  switch (n) {
+    case 1: *p = uint8_t(v); return;
+    case 2: { uint16_t x = uint16_t(v); std::memcpy(p, &x, 2); return; }
+    case 4: { uint32_t x = uint32_t(v); std::memcpy(p, &x, 4); return; }
+    case 8: std::memcpy(p, &v, 8); return;
+    default: std::memcpy(p, &v, n < 8 ? n : 8); return;
+  }
 }
 
 // The state space an instruction accesses: from the symbol the operand names, else its space

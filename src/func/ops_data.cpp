@@ -116,8 +116,7 @@ void exec_ld(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
     for (unsigned k = 0; k < vec; ++k) {
       Ref d = ops[1 + k];
       if (d.is_none()) continue;
-      uint64_t v = 0;
-      std::memcpy(&v, p + k * esize, esize);
+      uint64_t v = load_bytes(p + k * esize, esize);
       if (d.kind() == Ref::Pred) {
         ctx.set_pred(d, v ? ~0u : 0u, 1u << l);
         continue;
@@ -148,7 +147,7 @@ void exec_st(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
     for (unsigned k = 0; k < vec; ++k) {
       Ref s = ops[1 + k];
       uint64_t v = s.kind() == Ref::Pred ? ((ctx.pred(s) >> l) & 1) : ctx.src(s)[l];
-      std::memcpy(p + k * esize, &v, esize);
+      store_bytes(p + k * esize, v, esize);
     }
   }
 }
