@@ -288,6 +288,12 @@ class Reader {
     else fail(key, fmt::format("{}: expected a number, got {}", key, node_desc(*n)));
     if (ok() && !std::isfinite(out)) fail(key, fmt::format("{}: must be finite", key));
   }
+  void boolean(const std::string& key, bool& out) {
+    const toml::node* n = need(key);
+    if (!n) return;
+    if (n->is_boolean()) out = n->as_boolean()->get();
+    else fail(key, fmt::format("{}: expected true or false, got {}", key, node_desc(*n)));
+  }
   void str(const std::string& key, std::string& out) {
     const toml::node* n = need(key);
     if (!n) return;
@@ -469,6 +475,94 @@ void read_machine(Reader& rd, Machine& m) {
   rd.u32("mem.shared_banks", m.shared_banks);
   rd.u32("mem.shared_bank_bytes", m.shared_bank_bytes);
 
+  // [l1]
+  rd.u32("l1.line", m.l1.line);
+  rd.u32("l1.sector", m.l1.sector);
+  rd.u32("l1.assoc", m.l1.assoc);
+  rd.u32("l1.miss_latency", m.l1.miss_latency);
+  rd.u32("l1.tag_lookups_per_clk", m.l1.tag_lookups_per_clk);
+  rd.u32("l1.bytes_per_clk", m.l1.bytes_per_clk);
+  rd.u32("l1.max_outstanding", m.l1.max_outstanding);
+  rd.u32("l1.local_interleave", m.l1.local_interleave);
+  // [tlb]
+  rd.size("tlb.page_bytes", m.tlb.page_bytes);
+  rd.u32("tlb.l1_entries", m.tlb.l1_entries);
+  rd.u32("tlb.l1_assoc", m.tlb.l1_assoc);
+  rd.u32("tlb.l2_entries", m.tlb.l2_entries);
+  rd.u32("tlb.l2_assoc", m.tlb.l2_assoc);
+  rd.u32("tlb.groups_per_gpc", m.tlb.groups_per_gpc);
+  rd.u32("tlb.l2_latency", m.tlb.l2_latency);
+  rd.u32("tlb.walk_latency", m.tlb.walk_latency);
+  rd.u32("tlb.walkers", m.tlb.walkers);
+  // [xbar]
+  rd.u32("xbar.latency", m.xbar.latency);
+  rd.u32("xbar.gpc_bytes_per_clk", m.xbar.gpc_bytes_per_clk);
+  rd.u32("xbar.slice_bytes_per_clk", m.xbar.slice_bytes_per_clk);
+  rd.u32("xbar.header_bytes", m.xbar.header_bytes);
+  // [l2]
+  rd.u32("l2.partitions", m.l2.partitions);
+  rd.u32("l2.slices", m.l2.slices);
+  rd.u32("l2.line", m.l2.line);
+  rd.u32("l2.sector", m.l2.sector);
+  rd.u32("l2.assoc", m.l2.assoc);
+  rd.u32("l2.hit_latency", m.l2.hit_latency);
+  rd.u32("l2.far_latency", m.l2.far_latency);
+  rd.u32("l2.dram_latency", m.l2.dram_latency);
+  rd.u32("l2.bytes_per_clk", m.l2.bytes_per_clk);
+  rd.u32("l2.atomic_ops_per_clk", m.l2.atomic_ops_per_clk);
+  rd.u32("l2.max_outstanding", m.l2.max_outstanding);
+  rd.boolean("l2.replicate_far", m.l2.replicate_far);
+  // [pcie]
+  rd.f64("pcie.gbytes_per_s", m.pcie.gbytes_per_s);
+  rd.f64("pcie.latency_us", m.pcie.latency_us);
+
+  // [dram]
+  {
+    DramConfig& d = m.dram;
+    rd.u32("dram.controllers", d.controllers);
+    rd.u32("dram.channels_per_controller", d.channels_per_controller);
+    rd.u32("dram.pseudo_channels", d.pseudo_channels);
+    rd.u32("dram.bank_groups", d.bank_groups);
+    rd.u32("dram.banks_per_group", d.banks_per_group);
+    rd.u32("dram.rows", d.rows);
+    rd.size32("dram.row_bytes", d.row_bytes);
+    rd.u32("dram.access_bytes", d.access_bytes);
+    rd.u32("dram.bus_bits_per_pseudo_channel", d.bus_bits_per_pseudo_channel);
+    rd.u32("dram.burst_length", d.burst_length);
+    rd.u32("dram.interleave_bytes", d.interleave_bytes);
+    rd.u32("dram.read_queue", d.read_queue);
+    rd.u32("dram.write_queue", d.write_queue);
+    rd.u32("dram.write_high_watermark", d.write_high_watermark);
+    rd.u32("dram.write_low_watermark", d.write_low_watermark);
+    rd.u32("dram.write_max_wait", d.write_max_wait);
+    rd.u32("dram.row_hit_cap", d.row_hit_cap);
+    static const std::pair<const char*, DramPagePolicy> page_policies[] = {{"open", DramPagePolicy::Open},
+                                                                           {"closed", DramPagePolicy::Closed}};
+    rd.choice("dram.page_policy", d.page_policy, page_policies);
+    static const std::pair<const char*, DramRefresh> refreshes[] = {
+        {"all_bank", DramRefresh::AllBank}, {"per_bank", DramRefresh::PerBank}, {"none", DramRefresh::None}};
+    rd.choice("dram.refresh", d.refresh, refreshes);
+    DramConfig::Timing& t = d.timing;
+    rd.u32("dram.timing.nRCD", t.nRCD);
+    rd.u32("dram.timing.nRP", t.nRP);
+    rd.u32("dram.timing.nRAS", t.nRAS);
+    rd.u32("dram.timing.nCL", t.nCL);
+    rd.u32("dram.timing.nCWL", t.nCWL);
+    rd.u32("dram.timing.nRTP", t.nRTP);
+    rd.u32("dram.timing.nWR", t.nWR);
+    rd.u32("dram.timing.nCCD_S", t.nCCD_S);
+    rd.u32("dram.timing.nCCD_L", t.nCCD_L);
+    rd.u32("dram.timing.nRRD_S", t.nRRD_S);
+    rd.u32("dram.timing.nRRD_L", t.nRRD_L);
+    rd.u32("dram.timing.nFAW", t.nFAW);
+    rd.u32("dram.timing.nWTR_S", t.nWTR_S);
+    rd.u32("dram.timing.nWTR_L", t.nWTR_L);
+    rd.u32("dram.timing.nRTW", t.nRTW);
+    rd.u32("dram.timing.nRFC", t.nRFC);
+    rd.u32("dram.timing.nRFCsb", t.nRFCsb);
+    rd.u32("dram.timing.nREFI", t.nREFI);
+  }
+
   // [tensor]
   rd.u32("tensor.cores_per_sm", m.tensor_cores_per_sm);
   rd.u32("tensor.fma_f16", m.tensor_fma_f16);
@@ -523,6 +617,65 @@ std::string_view builtin_toml(const std::string& name) {
     if (name == e.name) return e.text;
   return {};
 }
+
+namespace {
+// The [dram] checks; an empty string when the section is sound.
+std::string validate_dram(const DramConfig& d, uint32_t mem_bus_bits, uint64_t global_mem_bytes) {
+  if (d.controllers == 0) return "dram.controllers: must be at least 1";
+  if (d.channels_per_controller == 0) return "dram.channels_per_controller: must be at least 1";
+  if (d.pseudo_channels == 0) return "dram.pseudo_channels: must be at least 1";
+  if (!is_pow2(uint64_t(d.channels_per_controller) * d.pseudo_channels))
+    return "dram.channels_per_controller: channels x dram.pseudo_channels must be a power of two";
+  if (!is_pow2(d.bank_groups)) return "dram.bank_groups: must be a power of two";
+  if (!is_pow2(d.banks_per_group)) return "dram.banks_per_group: must be a power of two";
+  if (d.bank_groups * uint64_t(d.banks_per_group) > 256) return "dram.banks_per_group: at most 256 banks per pseudo-channel";
+  if (!is_pow2(d.rows)) return "dram.rows: must be a power of two";
+  if (!is_pow2(d.access_bytes)) return "dram.access_bytes: must be a power of two";
+  if (d.bus_bits_per_pseudo_channel == 0 || d.bus_bits_per_pseudo_channel % 8)
+    return "dram.bus_bits_per_pseudo_channel: must be a positive multiple of 8";
+  if (d.burst_length == 0 || d.burst_length % 2) return "dram.burst_length: must be a positive even number of beats";
+  if (uint64_t(d.bus_bits_per_pseudo_channel) / 8 * d.burst_length != d.access_bytes)
+    return fmt::format("dram.access_bytes: {} is not dram.bus_bits_per_pseudo_channel / 8 x dram.burst_length = {}", d.access_bytes,
+                       uint64_t(d.bus_bits_per_pseudo_channel) / 8 * d.burst_length);
+  if (!is_pow2(d.row_bytes) || d.row_bytes < d.access_bytes) return "dram.row_bytes: must be a power of two of at least dram.access_bytes";
+  if (!is_pow2(d.interleave_bytes) || d.interleave_bytes < d.access_bytes || d.interleave_bytes > d.row_bytes)
+    return "dram.interleave_bytes: must be a power of two between dram.access_bytes and dram.row_bytes";
+  const uint64_t bits = uint64_t(d.controllers) * d.channels_per_controller * d.pseudo_channels * d.bus_bits_per_pseudo_channel;
+  if (bits != mem_bus_bits)
+    return fmt::format("dram.controllers: {} controllers x {} channels x {} pseudo-channels x {} bits = {} bits, but gpu.mem_bus_bits is {}",
+                       d.controllers, d.channels_per_controller, d.pseudo_channels, d.bus_bits_per_pseudo_channel, bits, mem_bus_bits);
+  const unsigned __int128 capacity = (unsigned __int128)(uint64_t(d.controllers) * d.channels_per_controller * d.pseudo_channels) *
+                                     (uint64_t(d.bank_groups) * d.banks_per_group) * (uint64_t(d.rows) * d.row_bytes);
+  if (capacity < global_mem_bytes) return "dram.rows: the DRAM (controllers x pseudo-channels x banks x rows x row_bytes) is smaller than gpu.global_mem_bytes";
+  if (d.read_queue == 0) return "dram.read_queue: must be at least 1";
+  if (d.write_queue == 0) return "dram.write_queue: must be at least 1";
+  if (d.write_high_watermark == 0 || d.write_high_watermark > d.write_queue)
+    return "dram.write_high_watermark: must be between 1 and dram.write_queue";
+  if (d.write_low_watermark >= d.write_high_watermark) return "dram.write_low_watermark: must be below dram.write_high_watermark";
+  if (d.write_max_wait == 0) return "dram.write_max_wait: must be at least 1 DRAM clock";
+  if (d.row_hit_cap == 0) return "dram.row_hit_cap: must be at least 1";
+  const DramConfig::Timing& t = d.timing;
+  if (t.nRCD == 0) return "dram.timing.nRCD: must be at least 1";
+  if (t.nRP == 0) return "dram.timing.nRP: must be at least 1";
+  if (t.nRAS < t.nRCD) return "dram.timing.nRAS: must be at least dram.timing.nRCD";
+  if (t.nCL == 0) return "dram.timing.nCL: must be at least 1";
+  if (t.nCCD_S == 0) return "dram.timing.nCCD_S: must be at least 1";
+  if (t.nCCD_L < t.nCCD_S) return "dram.timing.nCCD_L: must be at least dram.timing.nCCD_S";
+  if (t.nRRD_S == 0) return "dram.timing.nRRD_S: must be at least 1";
+  if (t.nRRD_L < t.nRRD_S) return "dram.timing.nRRD_L: must be at least dram.timing.nRRD_S";
+  if (t.nWTR_L < t.nWTR_S) return "dram.timing.nWTR_L: must be at least dram.timing.nWTR_S";
+  if (t.nRTW == 0) return "dram.timing.nRTW: must be at least 1";
+  if (d.refresh != DramRefresh::None) {
+    const uint64_t banks = uint64_t(d.bank_groups) * d.banks_per_group;
+    if (t.nREFI == 0) return "dram.timing.nREFI: must be positive when dram.refresh is not \"none\"";
+    if (d.refresh == DramRefresh::AllBank && (t.nRFC == 0 || t.nRFC >= t.nREFI))
+      return "dram.timing.nRFC: must be positive and below dram.timing.nREFI";
+    if (d.refresh == DramRefresh::PerBank && (t.nRFCsb == 0 || t.nREFI / banks == 0))
+      return "dram.timing.nRFCsb: must be positive, and dram.timing.nREFI at least one clock per bank";
+  }
+  return {};
+}
+}  // namespace
 
 bool validate(const Machine& m, std::string& error) {
   auto bad = [&](std::string msg) {
@@ -619,6 +772,36 @@ bool validate(const Machine& m, std::string& error) {
   // [mem]
   if (m.shared_banks == 0 || !is_pow2(m.shared_banks)) return bad("mem.shared_banks: must be a power of two");
   if (m.shared_bank_bytes == 0 || !is_pow2(m.shared_bank_bytes)) return bad("mem.shared_bank_bytes: must be a power of two");
+  // [l1]
+  auto pow2_field = [&](uint32_t v, const char* name) { return v && is_pow2(v) ? true : bad(fmt::format("{}: {} must be a power of two", name, v)); };
+  if (!pow2_field(m.l1.line, "l1.line") || !pow2_field(m.l1.sector, "l1.sector")) return false;
+  if (m.l1.sector > m.l1.line || m.l1.line / m.l1.sector > 32) return bad("l1.sector: a line must hold 1 to 32 sectors");
+  if (m.l1.assoc == 0) return bad("l1.assoc: must be at least 1");
+  if (m.l1.tag_lookups_per_clk == 0) return bad("l1.tag_lookups_per_clk: must be positive");
+  if (m.l1.bytes_per_clk == 0) return bad("l1.bytes_per_clk: must be positive");
+  if (m.l1.max_outstanding == 0) return bad("l1.max_outstanding: must be positive");
+  if (!pow2_field(m.l1.local_interleave, "l1.local_interleave")) return false;
+  // [tlb]
+  if (m.tlb.page_bytes < 4096 || !is_pow2(m.tlb.page_bytes)) return bad("tlb.page_bytes: must be a power of two of at least 4 KiB");
+  if (m.tlb.l1_entries == 0 || m.tlb.l1_assoc == 0 || m.tlb.l1_entries % m.tlb.l1_assoc) return bad("tlb.l1_assoc: must divide tlb.l1_entries (both positive)");
+  if (m.tlb.l2_entries == 0 || m.tlb.l2_assoc == 0 || m.tlb.l2_entries % m.tlb.l2_assoc) return bad("tlb.l2_assoc: must divide tlb.l2_entries (both positive)");
+  if (m.tlb.groups_per_gpc == 0 || m.tlb.groups_per_gpc > 64) return bad("tlb.groups_per_gpc: must be 1..64");
+  if (m.tlb.walkers == 0) return bad("tlb.walkers: must be at least 1");
+  // [xbar]
+  if (m.xbar.gpc_bytes_per_clk == 0 || m.xbar.slice_bytes_per_clk == 0) return bad("xbar.gpc_bytes_per_clk: port widths must be positive");
+  // [l2]
+  if (m.l2.partitions == 0 || m.l2.slices == 0 || m.l2.slices % m.l2.partitions) return bad("l2.slices: must be a positive multiple of l2.partitions");
+  if (!pow2_field(m.l2.line, "l2.line") || !pow2_field(m.l2.sector, "l2.sector")) return false;
+  if (m.l2.sector > m.l2.line || m.l2.line / m.l2.sector > 32) return bad("l2.sector: a line must hold 1 to 32 sectors");
+  if (m.l2.line != m.l1.line || m.l2.sector != m.l1.sector) return bad("l2.line: L1 and L2 must use the same line and sector sizes");
+  if (m.l2.assoc == 0 || (m.l2_bytes && m.l2_bytes % (uint64_t(m.l2.slices) * m.l2.line * m.l2.assoc))) return bad("l2.assoc: gpu.l2_bytes must split into l2.slices x sets x l2.assoc lines");
+  if (m.l2.hit_latency == 0) return bad("l2.hit_latency: must be positive");
+  if (m.l2.bytes_per_clk == 0 || m.l2.atomic_ops_per_clk == 0 || m.l2.max_outstanding == 0) return bad("l2.bytes_per_clk: slice bandwidth, atomic rate and l2.max_outstanding must be positive");
+  // [pcie]
+  if (!(m.pcie.gbytes_per_s > 0)) return bad("pcie.gbytes_per_s: must be positive");
+  if (m.pcie.latency_us < 0) return bad("pcie.latency_us: must not be negative");
+  // [dram]
+  if (std::string why = validate_dram(m.dram, m.mem_bus_bits, m.global_mem_bytes); !why.empty()) return bad(why);
   // [tensor]
   const bool has_tensor = m.tensor_cores_per_sm > 0;
   if (has_tensor != (m.pipe_lanes[unsigned(Pipe::Tensor)] > 0))

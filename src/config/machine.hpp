@@ -83,6 +83,55 @@ enum class SchedulerPolicy : uint8_t { Gto, Lrr };
 // 8 SPs (Tesla seed).
 enum class IssueModel : uint8_t { SubCore, G80 };
 
+// [dram]: the DRAM behind each memory controller (timing/dram/). A controller drives
+// `channels_per_controller` channels of `pseudo_channels` pseudo-channels each; every pseudo-channel
+// has its own banks (bank_groups x banks_per_group), command timing and data bus. Timings are in
+// DRAM clocks of gpu.mem_clock_mhz (the command clock; data moves on both edges, so the peak
+// bandwidth is gpu.mem_bus_bits / 8 x 2 x mem_clock). TOML keys: dram.<field>, and
+// dram.timing.<field> for the timing members (dram.timing.nRCD, ...).
+enum class DramPagePolicy : uint8_t { Open, Closed };
+enum class DramRefresh : uint8_t { AllBank, PerBank, None };
+struct DramConfig {
+  uint32_t controllers = 0;              // memory controllers (address space split over them)
+  uint32_t channels_per_controller = 0;
+  uint32_t pseudo_channels = 1;          // per channel (HBM2 pseudo-channel mode: 2; GDDR: 1)
+  uint32_t bank_groups = 1;              // per pseudo-channel (1: no bank groups)
+  uint32_t banks_per_group = 0;
+  uint32_t rows = 0;                     // per bank
+  uint32_t row_bytes = 0;                // a row (page) of one pseudo-channel's bank; columns = row_bytes / access_bytes
+  uint32_t access_bytes = 32;            // one column access (one burst) = bus_bits_per_pseudo_channel / 8 x burst_length
+  uint32_t bus_bits_per_pseudo_channel = 0;
+  uint32_t burst_length = 4;             // beats per access; the data bus is busy burst_length / 2 clocks (DDR)
+  uint32_t interleave_bytes = 256;       // granule of consecutive bytes on one pseudo-channel
+  uint32_t read_queue = 0, write_queue = 0;  // request entries per controller
+  uint32_t write_high_watermark = 0;     // queued writes of one pseudo-channel that start a write drain
+  uint32_t write_low_watermark = 0;      // ... and end it
+  uint32_t write_max_wait = 0;           // DRAM clocks a write may wait behind reads before it is served anyway
+  uint32_t row_hit_cap = 0;              // row hits that may bypass an older request to another row of the same bank
+  DramPagePolicy page_policy = DramPagePolicy::Open;
+  DramRefresh refresh = DramRefresh::AllBank;
+  struct Timing {                        // DRAM clocks
+    uint32_t nRCD = 0;    // ACT -> RD/WR, same bank
+    uint32_t nRP = 0;     // PRE -> ACT, same bank
+    uint32_t nRAS = 0;    // ACT -> PRE, same bank (tRC = nRAS + nRP)
+    uint32_t nCL = 0;     // RD -> first data (read latency)
+    uint32_t nCWL = 0;    // WR -> first data (write latency)
+    uint32_t nRTP = 0;    // RD -> PRE
+    uint32_t nWR = 0;     // end of write data -> PRE (write recovery)
+    uint32_t nCCD_S = 0;  // RD->RD / WR->WR, different bank groups
+    uint32_t nCCD_L = 0;  // ... same bank group
+    uint32_t nRRD_S = 0;  // ACT -> ACT, different bank groups
+    uint32_t nRRD_L = 0;  // ... same bank group
+    uint32_t nFAW = 0;    // at most 4 ACTs per pseudo-channel in this window (0: no limit)
+    uint32_t nWTR_S = 0;  // end of write data -> RD, different bank groups
+    uint32_t nWTR_L = 0;  // ... same bank group
+    uint32_t nRTW = 0;    // RD -> WR (bus turnaround)
+    uint32_t nRFC = 0;    // all-bank REF -> ACT
+    uint32_t nRFCsb = 0;  // per-bank REF -> ACT of that bank
+    uint32_t nREFI = 0;   // refresh interval (all-bank: per REF; per-bank: nREFI / banks per REFsb)
+  } timing;
+};
+
 struct Machine {
   // [gpu]
   std::string name;          // e.g. "NVIDIA A100-SXM4-40GB"
@@ -145,6 +194,61 @@ struct Machine {
   // are those of the memory op classes in [ops].
   uint32_t shared_banks = 32;
   uint32_t shared_bank_bytes = 4;
+
+  // [l1]: the SM's L1 data cache (unified with shared memory: its capacity is l1_shared_bytes less
+  // the kernel's shared-memory carve-out), its load/store unit and the path to the crossbar.
+  struct L1 {
+    uint32_t line = 128, sector = 32;   // bytes
+    uint32_t assoc = 4;                 // ways (sets = capacity / line / assoc)
+    // The load-to-use latency of an L1 hit is the [ops] latency of the load's class (ld_global,
+    // ld_local, tex); a miss adds miss_latency and the levels below.
+    uint32_t miss_latency = 0;          // L1 tag miss to the request leaving for the crossbar, cycles
+    uint32_t tag_lookups_per_clk = 1;   // 128-B lines (t-stage lookups) per cycle
+    uint32_t bytes_per_clk = 128;       // L1 data bandwidth per SM
+    uint32_t max_outstanding = 0;       // line requests in flight to L2 per SM (miss status entries)
+    uint32_t local_interleave = 4;      // bytes of a thread's local word before the next lane's
+  } l1;
+  // [tlb]: address translation. A per-SM L1 TLB, an L2 TLB shared by a group of SMs (about half a
+  // GPC on the A100, seeds/002), and the GMMU's page walkers behind it.
+  struct Tlb {
+    uint64_t page_bytes = 2u << 20;     // translation granularity (large pages of cudaMalloc)
+    uint32_t l1_entries = 0, l1_assoc = 0;
+    uint32_t l2_entries = 0, l2_assoc = 0;
+    uint32_t groups_per_gpc = 1;        // L2 TLB groups per GPC (the GPC's TPCs split evenly, in order)
+    uint32_t l2_latency = 0;            // extra cycles of an L1 TLB miss that hits the L2 TLB
+    uint32_t walk_latency = 0;          // extra cycles of a page walk (L2 TLB miss)
+    uint32_t walkers = 0;               // concurrent page walks per group
+  } tlb;
+  // [xbar]: the crossbar between GPCs and L2 slices.
+  struct Xbar {
+    uint32_t latency = 0;               // one way, cycles
+    uint32_t gpc_bytes_per_clk = 0;     // per GPC port, each direction
+    uint32_t slice_bytes_per_clk = 0;   // per L2 slice port, each direction
+    uint32_t header_bytes = 0;          // a request without data (read) costs this much of a port
+  } xbar;
+  // [l2]: the L2 cache, in partitions of slices; each slice fronts one memory controller's share.
+  // gpu.l2_bytes = 0 means no L2 for global memory (G80): requests go straight to DRAM.
+  struct L2 {
+    uint32_t partitions = 1;            // L2 halves; SMs reach the far one through an extra hop
+    uint32_t slices = 0;                // total (a multiple of partitions and of dram.controllers)
+    uint32_t line = 128, sector = 32;
+    uint32_t assoc = 16;
+    uint32_t hit_latency = 0;           // slice tag + data, cycles (SM load-to-use adds l1 + xbar)
+    uint32_t far_latency = 0;           // extra cycles through the other partition
+    uint32_t dram_latency = 0;          // fixed cycles L2 -> memory controller -> L2, besides DRAM timing
+    uint32_t bytes_per_clk = 0;         // data per slice per cycle
+    uint32_t atomic_ops_per_clk = 1;    // per slice: distinct addresses of atomics resolved per cycle
+    uint32_t max_outstanding = 0;       // misses in flight per slice
+    bool replicate_far = true;          // far-partition lines read by an SM are copied into its near partition
+  } l2;
+  // [pcie]: the host link (cudaMemcpy between host and device).
+  struct Pcie {
+    double gbytes_per_s = 0;            // each direction, sustained
+    double latency_us = 0;              // per transfer
+  } pcie;
+
+  // [dram]
+  DramConfig dram;
 
   // [tensor]: dense FMA per clock per tensor core, by input type (sparse doubles them)
   uint32_t tensor_cores_per_sm = 4;
