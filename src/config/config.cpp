@@ -511,7 +511,6 @@ void read_machine(Reader& rd, Machine& m) {
   rd.u32("l2.bytes_per_clk", m.l2.bytes_per_clk);
   rd.u32("l2.atomic_ops_per_clk", m.l2.atomic_ops_per_clk);
   rd.u32("l2.max_outstanding", m.l2.max_outstanding);
-  rd.boolean("l2.replicate_far", m.l2.replicate_far);
   // [pcie]
   rd.f64("pcie.gbytes_per_s", m.pcie.gbytes_per_s);
   rd.f64("pcie.latency_us", m.pcie.latency_us);

@@ -234,12 +234,11 @@ struct Machine {
     uint32_t line = 128, sector = 32;
     uint32_t assoc = 16;
     uint32_t hit_latency = 0;           // slice tag + data, cycles (SM load-to-use adds l1 + xbar)
-    uint32_t far_latency = 0;           // extra cycles through the other partition
+    uint32_t far_latency = 0;           // extra cycles of a near-partition miss that looks in the far one
     uint32_t dram_latency = 0;          // fixed cycles L2 -> memory controller -> L2, besides DRAM timing
     uint32_t bytes_per_clk = 0;         // data per slice per cycle
     uint32_t atomic_ops_per_clk = 1;    // per slice: distinct addresses of atomics resolved per cycle
     uint32_t max_outstanding = 0;       // misses in flight per slice
-    bool replicate_far = true;          // far-partition lines read by an SM are copied into its near partition
   } l2;
   // [pcie]: the host link (cudaMemcpy between host and device).
   struct Pcie {

@@ -32,6 +32,11 @@ int copy(State& s, void* dst, const void* src, size_t n, int kind) {
   if ((kind == abi::DeviceToHost || kind == abi::DeviceToDevice) && !sd && !s.is_managed_ptr(src))
     return ret(abi::ErrInvalidValue);
   auto& mem = s.dev->memory();
+  if (dd || sd)
+    s.dev->copy(dd && sd ? runtime::CopyKind::DeviceToDevice
+                : dd     ? runtime::CopyKind::HostToDevice
+                         : runtime::CopyKind::DeviceToHost,
+                n);
   if (dd && sd) {
     std::vector<uint8_t> buf(std::min<size_t>(n, 1 << 20));
     for (size_t off = 0; off < n; off += buf.size()) {
@@ -49,8 +54,10 @@ int copy(State& s, void* dst, const void* src, size_t n, int kind) {
 
 int memset_any(State& s, void* p, int value, size_t n) {
   if (n == 0) return 0;
-  if (s.is_device_ptr(p))
+  if (s.is_device_ptr(p)) {
+    s.dev->copy(runtime::CopyKind::Memset, n);
     return s.dev->memory().fill(addr(p), uint8_t(value), n) == mem::Fault::None ? 0 : ret(abi::ErrInvalidValue);
+  }
   if (s.is_managed_ptr(p)) {
     std::memset(p, value, n);
     return 0;

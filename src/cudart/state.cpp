@@ -318,10 +318,15 @@ std::string State::report_json() {
         k.thread_instrs, k.start_ns, k.end_ns - k.start_ns, k.ok ? "null" : json_str(k.fault), k.wall_s,
         k.timed ? k.timing.json() : std::string("null"));
   }
+  o += fmt::format("{}],\n  \"copies\": [", ks.empty() ? "" : "\n  ");
+  const auto& cs = dev->copies();
+  for (size_t i = 0; i < cs.size(); ++i)
+    o += fmt::format("{}\n    {{\"kind\": \"{}\", \"bytes\": {}, \"start_ns\": {:.3f}, \"simulated_ns\": {:.3f}}}", i ? "," : "",
+                     runtime::copy_kind_name(cs[i].kind), cs[i].bytes, cs[i].start_ns, cs[i].end_ns - cs[i].start_ns);
   o += fmt::format(
       "{}],\n  \"totals\": {{\"kernels\": {}, \"faulted\": {}, \"warp_instructions\": {}, \"thread_instructions\": {}, "
       "\"simulated_ns\": {:.3f}, \"registers_estimated\": {}}}}}",
-      ks.empty() ? "" : "\n  ", ks.size(), faults, wi, ti, dev->now_ns(), estimated ? "true" : "false");
+      cs.empty() ? "" : "\n  ", ks.size(), faults, wi, ti, dev->now_ns(), estimated ? "true" : "false");
   return o;
 }
 

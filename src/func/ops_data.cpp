@@ -34,6 +34,7 @@ uint8_t* resolve_access(ExecCtx& ctx, AccessSpace sp, unsigned l, uint64_t addr,
       [[fallthrough]];
     case AccessSpace::Global:
     case AccessSpace::Const: {
+      if (ctx.launch.trace) ctx.launch.trace->add(addr, n, l, sp == AccessSpace::Const ? TraceSpace::Const : TraceSpace::Global, write);
       if (write) {
         uint8_t* p = ctx.launch.mem->page_for_write(addr);
         if (!p) {
@@ -50,9 +51,11 @@ uint8_t* resolve_access(ExecCtx& ctx, AccessSpace sp, unsigned l, uint64_t addr,
     case AccessSpace::Shared:
       if (addr >= ctx.cta.shared.size() || ctx.cta.shared.size() - addr < n)
         return bad(FaultKind::IllegalAddress, "out-of-range shared");
+      if (ctx.launch.trace) ctx.launch.trace->add(addr, n, l, TraceSpace::Shared, write);
       return &ctx.cta.shared[addr];
     case AccessSpace::Local:
       if (addr >= ctx.w.local_size || ctx.w.local_size - addr < n) return bad(FaultKind::IllegalAddress, "out-of-range local");
+      if (ctx.launch.trace) ctx.launch.trace->add(addr, n, l, TraceSpace::Local, write);
       return &ctx.w.local[l * ctx.w.local_size + addr];
     case AccessSpace::KernelParam:
       if (write) return bad(FaultKind::IllegalAddress, "kernel parameter");
@@ -111,8 +114,11 @@ void exec_ld(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
     if (!(mask >> l & 1)) continue;
     uint64_t a = lane_address(ctx, in, base, l);
     const uint8_t* p;
-    if (flat && !(total > 1 && (a & (total - 1))) && a < flat_size && flat_size - a >= total) p = flat + a;
-    else if (!(p = resolve_access(ctx, sp, l, a, total, false))) return;
+    if (flat && !(total > 1 && (a & (total - 1))) && a < flat_size && flat_size - a >= total) {
+      p = flat + a;
+      if (ctx.launch.trace)
+        ctx.launch.trace->add(a, total, l, sp == AccessSpace::Shared ? TraceSpace::Shared : TraceSpace::Param, false);
+    } else if (!(p = resolve_access(ctx, sp, l, a, total, false))) return;
     for (unsigned k = 0; k < vec; ++k) {
       Ref d = ops[1 + k];
       if (d.is_none()) continue;
@@ -142,8 +148,10 @@ void exec_st(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
     if (!(mask >> l & 1)) continue;
     uint64_t a = lane_address(ctx, in, base, l);
     uint8_t* p;
-    if (flat && !(total > 1 && (a & (total - 1))) && a < flat_size && flat_size - a >= total) p = flat + a;
-    else if (!(p = resolve_access(ctx, sp, l, a, total, true))) return;
+    if (flat && !(total > 1 && (a & (total - 1))) && a < flat_size && flat_size - a >= total) {
+      p = flat + a;
+      if (ctx.launch.trace) ctx.launch.trace->add(a, total, l, TraceSpace::Shared, true);
+    } else if (!(p = resolve_access(ctx, sp, l, a, total, true))) return;
     for (unsigned k = 0; k < vec; ++k) {
       Ref s = ops[1 + k];
       uint64_t v = s.kind() == Ref::Pred ? ((ctx.pred(s) >> l) & 1) : ctx.src(s)[l];

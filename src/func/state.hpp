@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "func/mem_trace.hpp"
 #include "func/program.hpp"
 #include "func/zero_array.hpp"
 
@@ -163,6 +164,7 @@ struct LaunchState {
   uint64_t warp_instrs = 0, thread_instrs = 0, thread_instrs_pred_on = 0;
   std::vector<std::string> printf_out;  // formatted device printf output, in order
   std::vector<uint32_t> rpcs;           // reconvergence points (EngineConfig::reconvergence_stack)
+  MemTrace* trace = nullptr;            // timing mode: the accesses of the instruction being executed
 };
 
 }  // namespace warpsim::func

@@ -161,8 +161,9 @@ std::vector<LaunchOutcome> Device::launch_together(const std::vector<LaunchItem>
   std::vector<timing::KernelLaunch*> kls;
   for (auto& t : timed) kls.push_back(&t->kl);
   const auto wall0 = std::chrono::steady_clock::now();
-  timing::Gpu gpu(spec_.machine);
-  std::vector<stats::KernelStats> st = gpu.run(kls);
+  // One GPU for the device's lifetime: its L2 and DRAM state carry from kernel to kernel.
+  if (!gpu_) gpu_ = std::make_unique<timing::Gpu>(spec_.machine);
+  std::vector<stats::KernelStats> st = gpu_->run(kls);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
   double end = now_ns_;
   for (size_t j = 0; j < timed.size(); ++j) {
@@ -182,6 +183,36 @@ std::vector<LaunchOutcome> Device::launch_together(const std::vector<LaunchItem>
   }
   now_ns_ = end;
   return outs;
+}
+
+const char* copy_kind_name(CopyKind k) {
+  switch (k) {
+    case CopyKind::HostToDevice: return "HtoD";
+    case CopyKind::DeviceToHost: return "DtoH";
+    case CopyKind::DeviceToDevice: return "DtoD";
+    case CopyKind::Memset: return "memset";
+  }
+  return "?";
+}
+
+const CopyRecord& Device::copy(CopyKind kind, uint64_t bytes) {
+  CopyRecord r{kind, bytes, now_ns_, now_ns_};
+  if (mode_ == Mode::Timing) {
+    const config::Machine& m = spec_.machine;
+    double ns = 0;
+    if (kind == CopyKind::HostToDevice || kind == CopyKind::DeviceToHost) {
+      ns = m.pcie.latency_us * 1e3 + (m.pcie.gbytes_per_s > 0 ? double(bytes) / m.pcie.gbytes_per_s : 0);
+    } else {
+      // DRAM peak: bus bits / 8 x 2 (DDR) x memory clock; a copy reads and writes every byte.
+      const double gbs = double(m.mem_bus_bits) / 8.0 * 2.0 * m.mem_clock_mhz * 1e-3;
+      const double moved = kind == CopyKind::DeviceToDevice ? 2.0 * double(bytes) : double(bytes);
+      ns = gbs > 0 ? moved / gbs : 0;
+    }
+    now_ns_ += ns;
+    r.end_ns = now_ns_;
+  }
+  copies_.push_back(r);
+  return copies_.back();
 }
 
 void Device::record(LaunchOutcome& out, KernelRecord& rec) {

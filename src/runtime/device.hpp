@@ -43,6 +43,17 @@ struct KernelRecord {
   stats::KernelStats timing;
 };
 
+// A cudaMemcpy/cudaMemset as the timeline sees it. Host<->device copies cross the host link
+// ([pcie]: its latency plus bytes over its bandwidth); device-to-device copies and memsets run at
+// the DRAM's peak bandwidth (read + write).
+enum class CopyKind { HostToDevice, DeviceToHost, DeviceToDevice, Memset };
+struct CopyRecord {
+  CopyKind kind;
+  uint64_t bytes = 0;
+  double start_ns = 0, end_ns = 0;
+};
+const char* copy_kind_name(CopyKind k);  // "HtoD", "DtoH", "DtoD", "memset"
+
 // Functional: the engine alone, kernel time a placeholder. Timing: the cycle-level model.
 enum class Mode { Functional, Timing };
 
@@ -102,6 +113,10 @@ class Device {
   // warp instruction per cycle.
   double now_ns() const { return now_ns_; }
   const std::vector<KernelRecord>& kernels() const { return kernels_; }
+  // Advances simulated time by a copy's cost and records it (timing mode; functional mode records
+  // it with no duration).
+  const CopyRecord& copy(CopyKind kind, uint64_t bytes);
+  const std::vector<CopyRecord>& copies() const { return copies_; }
   // "kernel grid block thread-instrs simulated-time" lines for the exit summary.
   std::string summary() const;
   // Progress of long kernels: (kernel, CTAs done, CTAs in the grid, warp instructions so far).
@@ -114,6 +129,8 @@ class Device {
   std::unique_ptr<func::Engine> engine_;
   std::vector<std::unique_ptr<Module>> modules_;
   std::vector<KernelRecord> kernels_;
+  std::vector<CopyRecord> copies_;
+  std::unique_ptr<timing::Gpu> gpu_;  // timing mode, created at the first timed launch
   double now_ns_ = 0;
   Progress progress_;
   Mode mode_ = Mode::Timing;

@@ -46,6 +46,12 @@ std::string KernelStats::text() const {
       s += fmt::format(" {} {:.2f}", stall_name(Stall(i)) + 6, double(v) / issued);
     }
   }
+  if (mem.l1_global_ld_requests || mem.l1_global_st_requests || mem.l1_atom_requests || mem.l1_local_requests ||
+      mem.shared_requests) {
+    s += "\n";
+    s += mem.text(time_ns() * 1e-9);
+    if (!s.empty() && s.back() == '\n') s.pop_back();
+  }
   return s;
 }
 
@@ -61,10 +67,10 @@ std::string KernelStats::json() const {
       "\"thread_instructions\": {}, \"ctas\": {}, \"sms\": {}, \"sms_used\": {}, \"ctas_per_sm\": {}, "
       "\"warps_per_cta\": {}, \"ipc_per_sm\": {:.6f}, \"achieved_occupancy\": {:.6f}, "
       "\"theoretical_occupancy\": {:.6f}, \"simt_efficiency\": {:.6f}, \"issue_slot_utilisation\": {:.6f}, "
-      "\"issue_slot_utilisation_per_sub_core\": [{}], \"icache_misses\": {}, \"warp_states\": {{{}}}}}",
+      "\"issue_slot_utilisation_per_sub_core\": [{}], \"icache_misses\": {}, \"warp_states\": {{{}}}, \"memory\": {}}}",
       cycles, launch_cycles, time_ns(), clock_mhz, warp_instrs, thread_instrs, ctas, sms, sms_used, ctas_per_sm,
       warps_per_cta, ipc, achieved_occupancy, theoretical_occupancy, simt_efficiency, issue_utilisation, per,
-      icache_misses, st);
+      icache_misses, st, mem.json(double(cycles) * 1e-3 / (clock_mhz > 0 ? clock_mhz : 1.0)));
 }
 
 }  // namespace warpsim::stats

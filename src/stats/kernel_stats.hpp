@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "stats/memory_stats.hpp"
+
 namespace warpsim::stats {
 
 enum class Stall : uint8_t {
@@ -48,6 +50,7 @@ struct KernelStats {
   std::vector<double> issue_utilisation_per_sub_core;  // sub-core index within an SM, averaged over SMs
   std::array<uint64_t, kStallCount> stalls{};          // warp-cycles per reason
   uint64_t icache_misses = 0;
+  MemoryStats mem;                // memory hierarchy (timing mode)
   bool regs_estimated = false;
   std::string text() const;       // a short readable summary
   std::string json() const;       // one JSON object

@@ -7,7 +7,7 @@
 
 namespace warpsim::timing {
 
-Gpu::Gpu(const config::Machine& m) : m_(m) {
+Gpu::Gpu(const config::Machine& m) : m_(m), mem_(std::make_unique<MemorySystem>(m)) {
   uint32_t total = 0;
   for (uint32_t t : m.tpcs_per_gpc) total += t * m.sms_per_tpc;
   if (total != m.sms || m.tpcs_per_gpc.empty()) {
@@ -44,7 +44,8 @@ uint32_t ctas_per_sm_limit(const config::Machine& m, const CtaFootprint& fp, uin
 
 std::vector<stats::KernelStats> Gpu::run(std::vector<KernelLaunch*> launches) {
   std::vector<std::unique_ptr<Sm>> sms;
-  for (uint32_t i = 0; i < m_.sms; ++i) sms.push_back(std::make_unique<Sm>(m_, i));
+  for (uint32_t i = 0; i < m_.sms; ++i) sms.push_back(std::make_unique<Sm>(m_, i, mem_.get()));
+  const uint64_t base = now_;
   std::vector<std::unique_ptr<KernelRun>> runs;
   std::vector<stats::KernelStats> out(launches.size());
   for (size_t i = 0; i < launches.size(); ++i) {
@@ -59,7 +60,7 @@ std::vector<stats::KernelStats> Gpu::run(std::vector<KernelLaunch*> launches) {
     uint32_t lim = ctas_per_sm_limit(m_, l.fp, l.smem_per_sm);
     r->max_ctas_per_sm = l.max_ctas_per_sm ? std::min(l.max_ctas_per_sm, lim) : lim;
     r->total_ctas = l.ls->grid.count();
-    r->start = 0;
+    r->start = base;
     l.ls->ns_per_clock = m_.sm_clock_mhz > 0 ? 1e3 / m_.sm_clock_mhz : 0;
     if (r->max_ctas_per_sm == 0) {
       l.ls->fault.kind = func::FaultKind::IllegalInstruction;
@@ -93,9 +94,22 @@ std::vector<stats::KernelStats> Gpu::run(std::vector<KernelLaunch*> launches) {
       }
     }
   };
-  distribute(0);
+  // The shared-memory carve-out the driver picks: the smallest one holding the CTAs the kernel can
+  // keep resident (the L1 gets the rest of the unified array).
+  for (auto& r : runs) {
+    uint64_t need = uint64_t(r->max_ctas_per_sm) * r->fp.smem;
+    uint32_t carve = m_.max_shared_per_sm;
+    for (uint32_t kb : m_.shared_carveouts_kb)
+      if (uint64_t(kb) * 1024 >= need) {
+        carve = kb * 1024;
+        break;
+      }
+    if (r->smem_per_sm && r->smem_per_sm > carve) carve = r->smem_per_sm;
+    r->l1_carveout = std::min(carve, m_.l1_shared_bytes);
+  }
+  distribute(base);
 
-  uint64_t t = 0, next_progress = 0;
+  uint64_t t = base, next_progress = 0;
   bool faulted = false;
   for (;;) {
     bool all_done = true;
@@ -104,8 +118,11 @@ std::vector<stats::KernelStats> Gpu::run(std::vector<KernelLaunch*> launches) {
     if (all_done) break;
     uint64_t next = kNever;
     for (auto& s : sms) next = std::min(next, s->next_event());
-    if (next == kNever) break;  // nothing can ever issue again (reported as a deadlock by the SM)
-    t = std::max(t, next);
+    const uint64_t mem_next = mem_->next_event();
+    if (next == kNever && mem_next == kNever) break;  // nothing can ever issue again (reported as a deadlock by the SM)
+    t = std::max(t, std::min(next, mem_next));
+    // Memory events of this cycle first: responses may make warps ready in it.
+    mem_->advance(t);
     uint32_t retired = 0;
     for (auto& s : sms) {
       if (s->next_event() > t) continue;
@@ -133,6 +150,11 @@ std::vector<stats::KernelStats> Gpu::run(std::vector<KernelLaunch*> launches) {
     if (faulted) break;
   }
   for (auto& s : sms) s->close(t + 1);
+  // Requests still in flight (stores, abandoned loads) finish without their SMs; the counters
+  // they carry belong to runs about to end, so they are dropped first.
+  mem_->detach_all();
+  mem_->drain();
+  now_ = t + 1;
 
   // Statistics.
   uint64_t warp_cycles = 0, active = 0;
@@ -160,6 +182,7 @@ std::vector<stats::KernelStats> Gpu::run(std::vector<KernelLaunch*> launches) {
     st.max_warps_per_sm = m_.max_warps;
     st.stalls = r.stalls;
     st.icache_misses = r.icache_misses;
+    st.mem = r.mem;
     double cyc = st.cycles ? double(st.cycles) : 1.0;
     st.ipc = double(st.warp_instrs) / cyc / double(m_.sms ? m_.sms : 1);
     st.achieved_occupancy = active ? double(warp_cycles) / (double(active) * m_.max_warps) : 0;

@@ -38,10 +38,16 @@ class Gpu {
   // The order in which SMs receive CTAs: one SM per TPC across all GPCs first, as the work
   // distributor spreads a grid over the chip (exposed for tests).
   const std::vector<uint32_t>& dispatch_order() const { return order_; }
+  MemorySystem& memory() { return *mem_; }
+  uint64_t now() const { return now_; }
 
  private:
   const config::Machine& m_;
   std::vector<uint32_t> order_;
+  // The memory system outlives a run: L2 contents and DRAM state carry from kernel to kernel, on
+  // one clock that keeps running (now_).
+  std::unique_ptr<MemorySystem> mem_;
+  uint64_t now_ = 0;
 };
 
 }  // namespace warpsim::timing

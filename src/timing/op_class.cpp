@@ -256,6 +256,29 @@ std::vector<InstrTiming> classify_program(const func::Program& prog, const confi
           t.cls == config::OpClass::LdLocal || t.cls == config::OpClass::StLocal)
         t.pipe_cycles = std::max<uint32_t>(t.pipe_cycles, div_up(32 * bytes, per_wave ? per_wave : 128));
     }
+    switch (t.cls) {
+      case config::OpClass::LdGlobal: case config::OpClass::LdLocal: case config::OpClass::Tex:
+      case config::OpClass::CpAsync: {
+        // Global loads are cached in L1 by default on cc 7.0+; .cg caches in L2 only, .cv and
+        // .volatile fetch again; .cs/.lu stream (evict first); L1::no_allocate looks up only.
+        bool bypass = ins.has(Mod::cg) || ins.has(Mod::cv) || ins.has(Mod::volatile_);
+        if (!bypass) t.mem |= kMemL1Lookup | kMemL1Allocate;
+        if (ins.has(Mod::L1_no_allocate)) t.mem &= uint8_t(~kMemL1Allocate);
+        if (ins.has(Mod::cs) || ins.has(Mod::lu) || ins.has(Mod::L1_evict_first) || ins.has(Mod::L2_evict_first))
+          t.mem |= kMemEvictFirst;
+        break;
+      }
+      case config::OpClass::StGlobal: case config::OpClass::StLocal:
+        if (ins.has(Mod::cs) || ins.has(Mod::L2_evict_first)) t.mem |= kMemEvictFirst;
+        break;
+      case config::OpClass::AtomGlobal:
+        if (ins.op == Opcode::Atom) t.mem |= kMemReturns;
+        break;
+      case config::OpClass::Mbarrier:
+        if (ins.op == Opcode::CpAsyncWaitGroup || ins.op == Opcode::CpAsyncWaitAll) t.mem |= kMemAsyncWait;
+        break;
+      default: break;
+    }
     if (t.cls == config::OpClass::Tensor) {
       t.pipe_cycles = tensor_cycles(ins, m);
       t.latency = t.pipe_cycles + m.tensor_latency;

@@ -22,9 +22,20 @@ struct InstrTiming {
   uint32_t latency = 1;      // issue to the cycle a dependent may issue
   uint32_t pipe_cycles = 1;  // cycles the pipe stays busy (sub-core pipes) or the SM unit (mio/lsu)
   uint8_t bytes = 0;         // memory access bytes per lane (for MIO/LSU wavefronts)
+  uint8_t mem = 0;           // MemFlag bits: how a global/local access uses the caches
   uint8_t nsrc = 0, ndst = 0;
   static constexpr unsigned kMaxDeps = 24;
   std::array<uint32_t, kMaxDeps> src{}, dst{};
+};
+
+// How a memory instruction treats the caches (from its .ca/.cg/.cs/.lu/.cv/.nc, .volatile and
+// eviction-priority qualifiers; PTX ISA "Cache operators").
+enum MemFlag : uint8_t {
+  kMemL1Lookup = 1,    // looks in L1 (.ca, .nc, .lu, .cs, default loads)
+  kMemL1Allocate = 2,  // fills L1 on a miss
+  kMemEvictFirst = 4,  // streaming: inserted as the next victim (.cs, .lu, evict_first)
+  kMemAsyncWait = 8,   // cp.async.wait_group / wait_all: waits for the warp's cp.async copies
+  kMemReturns = 16,    // an atomic that returns a value (atom, not red)
 };
 
 // Classifies every instruction of a decoded program for a machine.

@@ -47,6 +47,16 @@ class Scoreboard {
       }
     entries_.push_back({reg, ready, kind});
   }
+  // Sets `reg`'s ready cycle, also lowering it (a load whose completion was unknown at issue).
+  void set(uint32_t reg, uint64_t ready, config::Scoreboard kind) {
+    for (auto& e : entries_)
+      if (e.reg == reg) {
+        e.ready = ready;
+        e.kind = kind;
+        return;
+      }
+    entries_.push_back({reg, ready, kind});
+  }
   bool full() const { return entries_.size() >= capacity_; }
   // The earliest completion among the entries (when full, the warp waits for it).
   uint64_t earliest(config::Scoreboard& kind) const {

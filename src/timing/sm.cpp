@@ -1,7 +1,10 @@
 #include "timing/sm.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+
+#include "mem/device_memory.hpp"
 
 namespace warpsim::timing {
 
@@ -30,10 +33,35 @@ Stall dep_stall(config::Scoreboard k) {
     default: return Stall::Wait;
   }
 }
+// The cycle the registers an instruction reads and writes are ready, and the stall it shows.
+uint64_t dependencies(const Scoreboard& sb, const InstrTiming& it, Stall& reason) {
+  uint64_t dep = 0;
+  config::Scoreboard kind = config::Scoreboard::Fixed, kk = kind;
+  for (unsigned i = 0; i < it.nsrc; ++i) {
+    uint64_t r = sb.ready(it.src[i], kk);
+    if (r > dep) dep = r, kind = kk;
+  }
+  for (unsigned i = 0; i < it.ndst; ++i) {  // write after write: keep results in order
+    uint64_t r = sb.ready(it.dst[i], kk);
+    if (r > dep) dep = r, kind = kk;
+  }
+  if (sb.full()) {
+    uint64_t r = sb.earliest(kk);
+    if (r > dep) dep = r, kind = kk;
+  }
+  reason = dep_stall(kind);
+  return dep;
+}
+
+constexpr uint32_t kDirectTag = 0x80000000u;  // a response for a tracker, not an L1 miss entry
+constexpr uint64_t kLocalRegion = 0x00007e0000000000ull;
 }  // namespace
 
-Sm::Sm(const config::Machine& m, uint32_t id) : m_(m), id_(id), subs_(std::max<uint32_t>(1, m.sub_cores)) {
+Sm::Sm(const config::Machine& m, uint32_t id, MemorySystem* mem)
+    : m_(m), id_(id), subs_(std::max<uint32_t>(1, m.sub_cores)), mem_(mem) {
   for (auto& s : subs_) s.l0i.configure(m.l0i_bytes, m.icache_line, m.l0i_assoc);
+  l1tlb_.configure(m.tlb.l1_entries, m.tlb.l1_assoc);
+  if (mem_) mem_->attach(id_, this);
   l1i_.configure(m.l1i_bytes, m.icache_line, m.l1i_assoc);
   issue_period_ = m.issue_clock_ratio > 0 && m.issue_clock_ratio < 1 ? uint32_t(std::lround(1.0 / m.issue_clock_ratio)) : 1;
 }
@@ -64,6 +92,15 @@ void Sm::close(uint64_t t) { occupancy_change(t); }
 
 void Sm::dispatch(KernelRun& k, func::Dim3 cta_id, uint64_t start) {
   occupancy_change(start);
+  // The L1 gets what the shared-memory carve-out leaves; it is resized (and emptied) only when
+  // the SM is idle, as the driver reconfigures the carve-out between kernels.
+  if (ctas_.empty() && l1_carveout_ != k.l1_carveout) {
+    l1_carveout_ = k.l1_carveout;
+    uint32_t cap = m_.l1_shared_bytes > l1_carveout_ ? m_.l1_shared_bytes - l1_carveout_ : 0;
+    l1_.configure(cap, m_.l1.line, m_.l1.assoc, m_.l1.max_outstanding);
+    miss_queue_.clear();
+    miss_head_ = 0;
+  }
   auto slot = std::make_unique<CtaSlot>();
   slot->kernel = &k;
   slot->stepper = std::make_unique<func::CtaStepper>(*k.module, *k.ls, *k.ecfg, cta_id, id_);
@@ -80,6 +117,8 @@ void Sm::dispatch(KernelRun& k, func::Dim3 cta_id, uint64_t start) {
     // Warps go to sub-cores by their slot in the SM, as the hardware assigns warp ids.
     w->sub_core = uint32_t((used_warps_ - k.fp.warps + i) % subs_.size());
     w->sb = Scoreboard(m_.scoreboard_entries);
+    w->uid = next_uid_++;
+    by_uid_[w->uid] = w.get();
     w->stall_from = start;
     subs_[w->sub_core].warps.push_back(w.get());
     slot->warps.push_back(w.get());
@@ -117,22 +156,7 @@ void Sm::prepare(WarpCtx& w, uint64_t now) {
   w.next = pc < k.timing.size() ? &k.timing[pc] : nullptr;
   const InstrTiming& it = w.next ? *w.next : kDefaultTiming;
   w.sb.retire(now);
-  uint64_t dep = 0;
-  config::Scoreboard kind = config::Scoreboard::Fixed, kk = kind;
-  for (unsigned i = 0; i < it.nsrc; ++i) {
-    uint64_t r = w.sb.ready(it.src[i], kk);
-    if (r > dep) dep = r, kind = kk;
-  }
-  for (unsigned i = 0; i < it.ndst; ++i) {  // write after write: keep results in order
-    uint64_t r = w.sb.ready(it.dst[i], kk);
-    if (r > dep) dep = r, kind = kk;
-  }
-  if (w.sb.full()) {
-    uint64_t r = w.sb.earliest(kk);
-    if (r > dep) dep = r, kind = kk;
-  }
-  w.dep_ready = dep;
-  w.dep_reason = dep_stall(kind);
+  w.dep_ready = dependencies(w.sb, it, w.dep_reason);
   // Instruction fetch: a new line is looked up in the sub-core's L0, then the SM's L1.
   uint64_t addr = uint64_t(pc) * m_.instr_bytes;
   SubCore& sc = subs_[w.sub_core];
@@ -144,7 +168,7 @@ void Sm::prepare(WarpCtx& w, uint64_t now) {
       w.fetch_ready = now + (l1i_.access(addr) ? m_.l0i_miss_latency : m_.l1i_miss_latency);
     }
   }
-  w.ready_at = std::max({now, dep, w.fetch_ready, w.hold_until});
+  w.ready_at = std::max({now, w.dep_ready, w.fetch_ready, w.hold_until});
 }
 
 // Attributes the cycles since the warp's last issue to warp states, in priority order.
@@ -189,7 +213,14 @@ void Sm::issue(WarpCtx& w, uint64_t t) {
   const InstrTiming& it = w.next ? *w.next : kDefaultTiming;
   k.ls->clock = t;
   account(w, t);
+  const bool memop = mem_ && (it.pipe == Pipe::Lsu || it.cls == OpClass::LdShared || it.cls == OpClass::StShared ||
+                              it.cls == OpClass::AtomShared);
+  if (memop) {
+    trace_.clear();
+    k.ls->trace = &trace_;
+  }
   func::StepResult r = c.stepper->step(w.warp);
+  k.ls->trace = nullptr;
   if (r.fault || k.ls->fault.kind != func::FaultKind::None) {
     fault_ = true;
     k.stopped = true;
@@ -197,9 +228,14 @@ void Sm::issue(WarpCtx& w, uint64_t t) {
   }
   ++sc.issued;
   // Results and pipe occupancy.
-  for (unsigned i = 0; i < it.ndst; ++i) w.sb.write(it.dst[i], t + it.latency, it.sb);
-  if (sm_wide(it.pipe)) sm_unit_free_[unsigned(it.pipe)] = t + it.pipe_cycles;
-  else sc.pipe_free[unsigned(it.pipe)] = t + it.pipe_cycles;
+  if (memop) {
+    uint64_t ready = memory_issue(w, it, t);
+    for (unsigned i = 0; i < it.ndst; ++i) w.sb.set(it.dst[i], ready, it.sb);
+  } else {
+    for (unsigned i = 0; i < it.ndst; ++i) w.sb.write(it.dst[i], t + it.latency, it.sb);
+    if (sm_wide(it.pipe)) sm_unit_free_[unsigned(it.pipe)] = t + it.pipe_cycles;
+    else sc.pipe_free[unsigned(it.pipe)] = t + it.pipe_cycles;
+  }
   // Holds after the instruction.
   w.hold_until = 0;
   switch (it.cls) {
@@ -213,6 +249,14 @@ void Sm::issue(WarpCtx& w, uint64_t t) {
     case OpClass::Membar:
       w.hold_until = t + it.latency;
       w.hold_reason = Stall::Membar;
+      break;
+    case OpClass::Mbarrier:
+      if ((it.mem & kMemAsyncWait) && w.async_pending) {
+        // cp.async.wait_group/wait_all: held until the warp's copies have landed.
+        w.async_waiting = true;
+        w.hold_until = kNever;
+        w.hold_reason = Stall::LongScoreboard;
+      }
       break;
     case OpClass::Barrier:
       w.hold_until = t + 1 + m_.barrier_latency;
@@ -273,12 +317,273 @@ void Sm::retire_cta(CtaSlot* c, uint64_t t) {
     if (sc.greedy && sc.greedy->cta == c) sc.greedy = nullptr;
     if (sc.rr >= sc.warps.size()) sc.rr = 0;
   }
+  for (auto* w : c->warps) by_uid_.erase(w->uid);
   warp_pool_.erase(std::remove_if(warp_pool_.begin(), warp_pool_.end(), [&](auto& w) { return w->cta == c; }),
                    warp_pool_.end());
   ++k.retired_ctas;
   k.end = std::max(k.end, t + 1);
   ++retired_;
   ctas_.erase(std::remove_if(ctas_.begin(), ctas_.end(), [&](auto& p) { return p.get() == c; }), ctas_.end());
+}
+
+// ---------------------------------------------------------------- memory instructions
+
+uint32_t Sm::new_tracker() {
+  uint32_t id;
+  if (!free_trackers_.empty()) {
+    id = free_trackers_.back();
+    free_trackers_.pop_back();
+  } else {
+    id = uint32_t(trackers_.size());
+    trackers_.emplace_back();
+  }
+  trackers_[id] = Tracker{};
+  trackers_[id].live = true;
+  return id;
+}
+
+uint64_t Sm::translate(uint64_t vaddr, uint64_t t, stats::MemoryStats& ctr) {
+  const uint64_t vpn = vaddr / m_.tlb.page_bytes;
+  uint64_t r = l1tlb_.lookup(vpn);
+  if (r != kNever) {
+    ++ctr.tlb_l1_hits;
+    return std::max(t, r);
+  }
+  ++ctr.tlb_l1_misses;
+  r = mem_->translate(id_, vpn, t, &ctr);
+  l1tlb_.insert(vpn, r);
+  return r;
+}
+
+void Sm::send_miss(uint64_t vline, uint64_t pline, uint32_t sectors, uint8_t flags, uint32_t tracker,
+                   stats::MemoryStats* ctr, uint64_t t) {
+  if (l1_.full() || miss_head_ < miss_queue_.size()) {
+    // No miss-status entry: the request waits, and the load/store unit takes nothing new.
+    miss_queue_.push_back(QueuedMiss{vline, pline, sectors, flags, tracker, ctr});
+    sm_unit_free_[unsigned(Pipe::Lsu)] = kNever;
+    if (ctr) ++ctr->l1_miss_queue_stalls;
+    return;
+  }
+  uint32_t e = l1_.allocate(vline, sectors, flags & kMemL1Allocate, flags & kMemEvictFirst, tracker);
+  MemRequest rq;
+  rq.sm = id_;
+  rq.tag = e;
+  rq.line = pline;
+  rq.sectors = sectors;
+  rq.kind = MemOpKind::Read;
+  rq.evict_first = flags & kMemEvictFirst;
+  rq.ctr = ctr;
+  mem_->send(rq, t);
+}
+
+uint64_t Sm::memory_issue(WarpCtx& w, const InstrTiming& it, uint64_t t) {
+  KernelRun& k = *w.cta->kernel;
+  stats::MemoryStats& ctr = k.mem;
+  bool any_shared = false, any_mem = false;
+  uint32_t lane_bytes = 1;
+  for (auto& a : trace_.acc) {
+    if (a.space == func::TraceSpace::Shared) any_shared = true;
+    else if (a.space == func::TraceSpace::Global || a.space == func::TraceSpace::Local) any_mem = true;
+    lane_bytes = std::max<uint32_t>(lane_bytes, a.bytes);
+  }
+  const unsigned unit = unsigned(it.pipe);
+  if (!any_mem) {
+    if (!any_shared) {  // constant, parameter, or nothing touched (all lanes off)
+      sm_unit_free_[unit] = t + it.pipe_cycles;
+      return t + it.latency;
+    }
+    // Shared memory: the banks serve the warp in wavefronts; conflicts add wavefronts.
+    uint32_t wf = shared_wavefronts(trace_.acc, m_.shared_banks, m_.shared_bank_bytes);
+    uint32_t row = m_.shared_banks * m_.shared_bank_bytes;
+    uint32_t ideal = std::max<uint32_t>(1, (32 * lane_bytes + row - 1) / row);
+    ideal = std::min(ideal, wf);
+    ++ctr.shared_requests;
+    ctr.shared_wavefronts += wf;
+    ctr.shared_bank_conflicts += wf - ideal;
+    sm_unit_free_[unit] = t + std::max<uint64_t>(it.pipe_cycles, wf);
+    return t + it.latency + (wf - ideal);
+  }
+  // Global and local memory through L1TEX. Local memory is interleaved across the warp's lanes.
+  static thread_local std::vector<func::MemAccess> acc;
+  acc.clear();
+  const uint64_t local_base = kLocalRegion + (uint64_t(id_) * m_.max_warps + w.uid % m_.max_warps) * (64ull << 20);
+  bool local = false;
+  for (auto& a : trace_.acc) {
+    if (a.space == func::TraceSpace::Global) acc.push_back(a);
+    else if (a.space == func::TraceSpace::Local) {
+      func::MemAccess b = a;
+      b.addr = local_address(local_base, a.addr, a.lane, m_.l1.local_interleave);
+      acc.push_back(b);
+      local = true;
+    }
+  }
+  coalesce(acc, m_.l1.line, m_.l1.sector, lines_);
+  uint32_t sectors = 0;
+  for (auto& l : lines_) sectors += uint32_t(std::popcount(l.sectors));
+  const uint64_t wavefronts = std::max<uint64_t>(
+      {1, (lines_.size() + m_.l1.tag_lookups_per_clk - 1) / m_.l1.tag_lookups_per_clk,
+       (uint64_t(sectors) * m_.l1.sector + m_.l1.bytes_per_clk - 1) / m_.l1.bytes_per_clk});
+  ctr.l1_wavefronts += lines_.size();
+  if (sm_unit_free_[unit] != kNever) sm_unit_free_[unit] = t + std::max<uint64_t>(wavefronts, it.pipe_cycles);
+
+  const bool store = it.cls == OpClass::StGlobal || it.cls == OpClass::StLocal;
+  const bool atomic = it.cls == OpClass::AtomGlobal;
+  const bool async = it.cls == OpClass::CpAsync;
+  const uint64_t page = k.ls->mem ? k.ls->mem->page_size() : 4096;
+  auto physical_line = [&](uint64_t va) {
+    if (va >= kLocalRegion || !k.ls->mem) return va / m_.l1.line;
+    mem::DeviceMemory::PageInfo pi = k.ls->mem->translate(va);
+    uint64_t pa = pi.mapped ? pi.frame * page + (va & (page - 1)) : va;
+    return pa / m_.l1.line;
+  };
+  if (store) {
+    if (local) ++ctr.l1_local_requests, ctr.l1_local_sectors += sectors;
+    else ++ctr.l1_global_st_requests, ctr.l1_global_st_sectors += sectors;
+    for (auto& l : lines_) {
+      uint64_t at = translate(l.line * m_.l1.line, t, ctr) + m_.l1.miss_latency;
+      MemRequest rq;
+      rq.sm = id_;
+      rq.line = physical_line(l.line * m_.l1.line);
+      rq.sectors = l.sectors;
+      rq.kind = MemOpKind::Write;
+      rq.respond = false;
+      rq.evict_first = it.mem & kMemEvictFirst;
+      rq.ctr = &ctr;
+      mem_->send(rq, at);
+    }
+    return t + it.latency;
+  }
+  uint32_t tid = new_tracker();
+  {
+    Tracker& tr = trackers_[tid];
+    tr.warp_uid = w.uid;
+    tr.it = &it;
+    tr.kernel = &k;
+    tr.issue = t;
+    tr.ready = t + it.latency;
+    tr.load = !atomic && !async;
+    tr.async = async;
+  }
+  if (atomic) {
+    ++ctr.l1_atom_requests;
+    const bool returns = it.mem & kMemReturns;
+    for (auto& l : lines_) {
+      uint64_t at = translate(l.line * m_.l1.line, t, ctr) + m_.l1.miss_latency;
+      MemRequest rq;
+      rq.sm = id_;
+      rq.tag = kDirectTag | tid;
+      rq.line = physical_line(l.line * m_.l1.line);
+      rq.sectors = l.sectors;
+      rq.kind = MemOpKind::Atomic;
+      rq.ops = uint16_t(std::max<uint32_t>(1, l.distinct));
+      rq.respond = returns;
+      rq.ctr = &ctr;
+      if (returns) ++trackers_[tid].pending;
+      mem_->send(rq, at);
+    }
+  } else {
+    if (local) ++ctr.l1_local_requests, ctr.l1_local_sectors += sectors;
+    else ++ctr.l1_global_ld_requests, ctr.l1_global_ld_sectors += sectors;
+    const bool lookup = (it.mem & kMemL1Lookup) && l1_.enabled();
+    for (auto& l : lines_) {
+      uint32_t hit = lookup ? l1_.lookup(l.line, l.sectors) : 0;
+      (local ? ctr.l1_local_hits : ctr.l1_global_ld_hits) += uint32_t(std::popcount(hit));
+      uint32_t rest = l.sectors & ~hit;
+      if (!rest) continue;
+      uint32_t joined = 0;
+      uint32_t inflight = lookup ? l1_.join(l.line, rest, tid, joined) : 0;
+      trackers_[tid].pending += joined;
+      uint32_t miss = rest & ~inflight;
+      if (!miss) continue;
+      ++trackers_[tid].pending;
+      uint64_t at = translate(l.line * m_.l1.line, t, ctr) + m_.l1.miss_latency;
+      send_miss(l.line, physical_line(l.line * m_.l1.line), miss, lookup ? it.mem : uint8_t(it.mem & ~kMemL1Allocate),
+                tid, &ctr, at);
+    }
+  }
+  Tracker& tr = trackers_[tid];
+  if (tr.pending == 0) {
+    uint64_t ready = tr.ready;
+    if (tr.load) ctr.add_load_latency(ready - t);
+    tr.live = false;
+    free_trackers_.push_back(tid);
+    return async ? t + it.latency : ready;
+  }
+  if (async) {
+    ++w.async_pending;
+    return t + it.latency;
+  }
+  return kNever;
+}
+
+void Sm::on_response(uint32_t tag, uint64_t t) {
+  auto part_done = [&](uint32_t id) {
+    if (id >= trackers_.size() || !trackers_[id].live) return;
+    Tracker& tr = trackers_[id];
+    tr.ready = std::max(tr.ready, t);
+    if (tr.pending && --tr.pending == 0) tracker_done(id, tr.ready);
+  };
+  if (tag & kDirectTag) {
+    part_done(tag & ~kDirectTag);
+  } else if (l1_.valid_entry(tag)) {
+    static thread_local std::vector<uint32_t> waiters;
+    waiters = l1_.complete(tag);
+    for (uint32_t id : waiters) part_done(id);
+    // A miss-status entry is free: queued misses go out, and the load/store unit reopens.
+    while (miss_head_ < miss_queue_.size() && !l1_.full()) {
+      QueuedMiss q = miss_queue_[miss_head_++];
+      uint32_t e = l1_.allocate(q.vline, q.sectors, q.flags & kMemL1Allocate, q.flags & kMemEvictFirst, q.tracker);
+      MemRequest rq;
+      rq.sm = id_;
+      rq.tag = e;
+      rq.line = q.pline;
+      rq.sectors = q.sectors;
+      rq.evict_first = q.flags & kMemEvictFirst;
+      rq.ctr = q.ctr;
+      mem_->send(rq, t);
+    }
+    if (miss_head_ >= miss_queue_.size()) {
+      miss_queue_.clear();
+      miss_head_ = 0;
+      if (sm_unit_free_[unsigned(Pipe::Lsu)] == kNever) {
+        sm_unit_free_[unsigned(Pipe::Lsu)] = t;
+        for (auto& w : warp_pool_) refresh_deps(*w, t);
+      }
+    }
+  }
+  uint64_t floor = ticked_ ? std::max(t, last_tick_ + 1) : t;
+  uint64_t n = kNever;
+  for (auto& w : warp_pool_)
+    if (!w->finished && !w->waiting) n = std::min(n, std::max(w->ready_at, floor));
+  next_event_ = n;
+}
+
+void Sm::tracker_done(uint32_t id, uint64_t t) {
+  Tracker tr = trackers_[id];
+  trackers_[id].live = false;
+  free_trackers_.push_back(id);
+  if (tr.load && tr.kernel) tr.kernel->mem.add_load_latency(t - tr.issue);
+  auto f = by_uid_.find(tr.warp_uid);
+  if (f == by_uid_.end()) return;  // the warp is gone
+  WarpCtx& w = *f->second;
+  if (tr.async) {
+    if (w.async_pending) --w.async_pending;
+    w.async_done = std::max(w.async_done, t);
+    if (!w.async_pending && w.async_waiting) {
+      w.async_waiting = false;
+      w.hold_until = w.async_done;
+    }
+  } else {
+    for (unsigned i = 0; i < tr.it->ndst; ++i) w.sb.set(tr.it->dst[i], t, tr.it->sb);
+  }
+  refresh_deps(w, t);
+}
+
+void Sm::refresh_deps(WarpCtx& w, uint64_t now) {
+  if (w.finished || w.waiting) return;
+  const InstrTiming& it = w.next ? *w.next : kDefaultTiming;
+  w.dep_ready = dependencies(w.sb, it, w.dep_reason);
+  w.ready_at = std::max({now, w.dep_ready, w.fetch_ready, w.hold_until});
 }
 
 void Sm::recompute_next(uint64_t t) {
@@ -290,6 +595,12 @@ void Sm::recompute_next(uint64_t t) {
 }
 
 bool Sm::tick(uint64_t t) {
+  if (ticked_ && t <= last_tick_) {  // already issued in this cycle (woken again by a memory response)
+    recompute_next(last_tick_);
+    return !fault_;
+  }
+  ticked_ = true;
+  last_tick_ = t;
   if (issue_period_ > 1 && t % issue_period_) {
     recompute_next(t);
     return !fault_;
@@ -332,6 +643,12 @@ void Sm::abandon() {
   }
   warp_pool_.clear();
   ctas_.clear();
+  by_uid_.clear();
+  trackers_.clear();
+  free_trackers_.clear();
+  miss_queue_.clear();
+  miss_head_ = 0;
+  l1_.clear_inflight();
   used_threads_ = used_warps_ = used_regs_ = used_smem_ = 0;
   next_event_ = kNever;
   fault_ = false;

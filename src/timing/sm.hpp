@@ -6,12 +6,18 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <unordered_map>
 #include <vector>
 
 #include "config/machine.hpp"
 #include "func/engine.hpp"
 #include "stats/kernel_stats.hpp"
+#include "stats/memory_stats.hpp"
 #include "timing/icache.hpp"
+#include "timing/memory/coalescer.hpp"
+#include "timing/memory/l1_cache.hpp"
+#include "timing/memory/memory_system.hpp"
+#include "timing/memory/tlb.hpp"
 #include "timing/op_class.hpp"
 #include "timing/scoreboard.hpp"
 #include "timing/sub_core.hpp"
@@ -36,12 +42,14 @@ struct KernelRun {
   CtaFootprint fp;
   uint32_t max_ctas_per_sm = 1;
   uint32_t smem_per_sm = 0;         // the shared-memory carve-out the kernel runs with
+  uint32_t l1_carveout = 0;         // shared-memory bytes of the L1/shared array (the L1 gets the rest)
   uint64_t next_cta = 0, total_ctas = 0, retired_ctas = 0;
   bool stopped = false;             // faulted or hit a limit
   uint64_t start = 0, end = 0;
   // counters
   std::array<uint64_t, stats::kStallCount> stalls{};
   uint64_t icache_misses = 0;
+  stats::MemoryStats mem;
 };
 
 struct CtaSlot;
@@ -65,6 +73,10 @@ struct WarpCtx {
   uint64_t throttle_until = 0;
   stats::Stall throttle_reason = stats::Stall::MathPipeThrottle;
   uint64_t last_line = ~0ull;  // instruction-cache line of the last fetch
+  uint64_t uid = 0;            // names the warp to memory responses that may outlive it
+  uint32_t async_pending = 0;  // cp.async copies in flight
+  uint64_t async_done = 0;     // when the last finished one landed
+  bool async_waiting = false;  // held at cp.async.wait until async_pending is 0
   Scoreboard sb;
 };
 
@@ -75,9 +87,9 @@ struct CtaSlot {
   uint32_t live_warps = 0;
 };
 
-class Sm {
+class Sm : public MemClient {
  public:
-  Sm(const config::Machine& m, uint32_t id);
+  Sm(const config::Machine& m, uint32_t id, MemorySystem* mem = nullptr);
   uint32_t id() const { return id_; }
 
   bool can_accept(const KernelRun& k) const;
@@ -102,6 +114,8 @@ class Sm {
   const std::vector<SubCore>& sub_cores() const { return subs_; }
   // Drops every resident CTA (after a fault).
   void abandon();
+  // A line request of miss-status entry `tag` is back from L2 at cycle t.
+  void on_response(uint32_t tag, uint64_t t) override;
 
  private:
   void prepare(WarpCtx& w, uint64_t now);
@@ -113,12 +127,50 @@ class Sm {
   uint64_t unit_free(const SubCore& sc, config::Pipe p) const;
   bool eligible(WarpCtx& w, SubCore& sc, uint64_t t);
   void recompute_next(uint64_t t);
+  void refresh_deps(WarpCtx& w, uint64_t now);
+  // Memory instructions: the access trace of the instruction just executed, turned into cycles.
+  // Returns the cycle the destination registers are ready, or kNever while they wait on L2.
+  uint64_t memory_issue(WarpCtx& w, const InstrTiming& it, uint64_t t);
+  uint64_t translate(uint64_t vaddr, uint64_t t, stats::MemoryStats& ctr);
+  void send_miss(uint64_t vline, uint64_t pline, uint32_t sectors, uint8_t flags, uint32_t tracker,
+                 stats::MemoryStats* ctr, uint64_t t);
+  void tracker_done(uint32_t id, uint64_t t);
+  uint32_t new_tracker();
+
+  // A memory instruction in flight: the warp, the registers it writes, its parts outstanding.
+  struct Tracker {
+    uint64_t warp_uid = 0;
+    const InstrTiming* it = nullptr;
+    KernelRun* kernel = nullptr;
+    uint32_t pending = 0;
+    uint64_t issue = 0, ready = 0;
+    bool load = false, async = false, live = false;
+  };
+  struct QueuedMiss {
+    uint64_t vline, pline;
+    uint32_t sectors;
+    uint8_t flags;
+    uint32_t tracker;
+    stats::MemoryStats* ctr;
+  };
 
   const config::Machine& m_;
   uint32_t id_;
   std::vector<SubCore> subs_;
   std::array<uint64_t, config::kPipeCount> sm_unit_free_{};  // SM-wide units (mio, lsu)
   InstructionCache l1i_;
+  MemorySystem* mem_ = nullptr;
+  L1Cache l1_;
+  uint32_t l1_carveout_ = ~0u;      // shared-memory carve-out the L1 is sized for
+  Tlb l1tlb_;
+  func::MemTrace trace_;
+  std::vector<LineAccess> lines_;
+  std::vector<Tracker> trackers_;
+  std::vector<uint32_t> free_trackers_;
+  std::vector<QueuedMiss> miss_queue_;  // misses waiting for a miss-status entry (FIFO)
+  size_t miss_head_ = 0;
+  uint64_t next_uid_ = 1;
+  std::unordered_map<uint64_t, WarpCtx*> by_uid_;
   std::vector<std::unique_ptr<CtaSlot>> ctas_;
   std::vector<std::unique_ptr<WarpCtx>> warp_pool_;
   uint64_t age_ = 0;
@@ -126,6 +178,8 @@ class Sm {
   uint32_t retired_ = 0;
   uint64_t next_event_ = kNever;
   uint32_t issue_period_ = 1;
+  uint64_t last_tick_ = 0;
+  bool ticked_ = false;
   bool fault_ = false;
   // occupancy integrals
   uint64_t occ_last_ = 0, warp_cycles_ = 0, active_cycles_ = 0;

@@ -2,6 +2,7 @@
 // shipped configs), so every expectation follows from the numbers below and the model's rules:
 // a dependent chain costs its latency per instruction, independent work is bound by the pipe's
 // issue rate, sub-cores run in parallel, barriers hold warps, CTAs wait for free SMs.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <string>
@@ -46,6 +47,45 @@ config::Machine test_machine() {
   m.ops[unsigned(OpClass::StGlobal)] = {Pipe::Lsu, 1, 1, config::Scoreboard::Long};
   m.ops[unsigned(OpClass::LdParam)] = {Pipe::Alu, 1, 1, config::Scoreboard::Fixed};
   m.ops[unsigned(OpClass::Barrier)] = {Pipe::Branch, 1, 1, config::Scoreboard::Fixed};
+  // Memory hierarchy: a small L1/L2 and an HBM2-like DRAM (values for this test only).
+  m.l1_shared_bytes = 128 * 1024;
+  m.shared_carveouts_kb = {0, 32, 64, 100};
+  m.l1.max_outstanding = 64;
+  m.l1.miss_latency = 10;
+  m.tlb.page_bytes = 2 << 20;
+  m.tlb.l1_entries = m.tlb.l1_assoc = 16;
+  m.tlb.l2_entries = 1024;
+  m.tlb.l2_assoc = 16;
+  m.tlb.walkers = 2;
+  m.tlb.walk_latency = 100;
+  m.xbar = {20, 256, 64, 16};
+  m.l2_bytes = 1 << 20;
+  m.l2.partitions = 1;
+  m.l2.slices = 4;
+  m.l2.hit_latency = 50;
+  m.l2.dram_latency = 100;
+  m.l2.bytes_per_clk = 64;
+  m.l2.max_outstanding = 64;
+  m.mem_clock_mhz = 1000;
+  auto& d = m.dram;
+  d.controllers = 2;
+  d.channels_per_controller = 2;
+  d.pseudo_channels = 2;
+  d.bank_groups = 4;
+  d.banks_per_group = 4;
+  d.rows = 16384;
+  d.row_bytes = 1024;
+  d.access_bytes = 32;
+  d.bus_bits_per_pseudo_channel = 64;
+  d.burst_length = 4;
+  d.interleave_bytes = 256;
+  d.read_queue = d.write_queue = 64;
+  d.write_high_watermark = 24;
+  d.write_low_watermark = 8;
+  d.write_max_wait = 1000;
+  d.row_hit_cap = 16;
+  d.refresh = config::DramRefresh::None;  // no refresh stalls in these tests' exact bounds
+  d.timing = {14, 14, 33, 14, 4, 4, 16, 2, 4, 4, 6, 16, 4, 8, 4, 350, 160, 3900};
   return m;
 }
 
@@ -257,9 +297,13 @@ TEST(Timing, LongLatencyLoadsShowAsLongScoreboard) {
 )";
   Timed t = run_timed(m, ptx, {1, 1, 1}, {32, 1, 1});
   ASSERT_TRUE(t.res.ok());
-  EXPECT_GE(t.st.cycles, 300u);
-  EXPECT_LE(t.st.cycles, 340u);
-  EXPECT_GE(t.st.stalls[unsigned(stats::Stall::LongScoreboard)], 290u);
+  // A cold load: page walk, L1 miss, crossbar, L2 miss, DRAM (closed bank), crossbar back.
+  const auto& d = m.dram.timing;
+  const uint64_t miss = m.tlb.l2_latency + m.tlb.walk_latency + m.l1.miss_latency + 2 * (1 + m.xbar.latency) +
+                        m.l2.hit_latency + m.l2.dram_latency + d.nRCD + d.nCL + m.dram.burst_length / 2;
+  EXPECT_GE(t.st.cycles, miss);
+  EXPECT_LE(t.st.cycles, miss + d.nRP + 40);
+  EXPECT_GE(t.st.stalls[unsigned(stats::Stall::LongScoreboard)], miss - 10);
   EXPECT_EQ(t.out[5], 1.0f);
 }
 
@@ -312,6 +356,78 @@ TEST(Timing, ClockReadsTheSmCycle) {
   ASSERT_TRUE(t.res.ok());
   EXPECT_GE(t.out[0], 400.0f);
   EXPECT_LE(t.out[0], 416.0f);
+}
+
+// A pointer chase by one thread over a module buffer that nothing wrote (it reads as zero): each
+// load's value is added to the address (`ld; add`), so the next load depends on this one. With
+// stride 0 every load hits the same line; with stride 128 each touches a new line. out[0] = the
+// cycles of `n` iterations.
+std::string chase_kernel(const char* cop, unsigned stride, unsigned n) {
+  return fmt::format(R"(.version 8.0
+.target sm_80
+.address_size 64
+.global .align 128 .b8 buf[1048576];
+.visible .entry k(.param .u64 out)
+{{
+  .reg .u64 %rd<8>;
+  .reg .u32 %r<4>;
+  .reg .pred %p;
+  ld.param.u64 %rd7, [out];
+  mov.u64 %rd1, buf;
+  ld.global{0}.u64 %rd2, [%rd1];
+  add.u64 %rd1, %rd1, %rd2;
+  mov.u32 %r2, 0;
+  mov.u64 %rd4, %clock64;
+L:
+  ld.global{0}.u64 %rd2, [%rd1];
+  add.u32 %r2, %r2, 1;
+  setp.lt.u32 %p, %r2, {2};
+  add.u64 %rd1, %rd1, %rd2;
+  add.u64 %rd1, %rd1, {1};
+  @%p bra L;
+  mov.u64 %rd5, %clock64;
+  sub.u64 %rd6, %rd5, %rd4;
+  cvt.rn.f32.u64 %f1, %rd6;
+  st.global.f32 [%rd7], %f1;
+  ret;
+}}
+)", cop, stride, n);
+}
+
+double cycles_per_load(const config::Machine& m, const char* cop, unsigned stride, unsigned n) {
+  std::string ptx = chase_kernel(cop, stride, n);
+  ptx.replace(ptx.find(".reg .pred %p;"), 14, ".reg .pred %p;\n  .reg .f32 %f<2>;");
+  Timed t = run_timed(m, ptx, {1, 1, 1}, {1, 1, 1});
+  EXPECT_TRUE(t.res.ok()) << t.res.report();
+  return t.out.empty() ? 0 : double(t.out[0]) / n;
+}
+
+// Expected cycles from the test machine's numbers: an L1 hit costs ops.ld_global.latency; an L2
+// hit costs l1.miss_latency + (1-cycle port + xbar.latency) + l2.hit_latency + (1-cycle port +
+// xbar.latency); each iteration adds the dependent 64-bit add (ops.int latency 4) twice.
+TEST(Memory, PointerChaseLatenciesComposeFromTheConfig) {
+  config::Machine m = test_machine();
+  m.ops[unsigned(OpClass::LdGlobal)] = {Pipe::Lsu, 30, 1, config::Scoreboard::Long};
+  const double add = 2 * 4;
+  const double l2 = m.l1.miss_latency + (1 + m.xbar.latency) + m.l2.hit_latency + (1 + m.xbar.latency);
+  EXPECT_NEAR(cycles_per_load(m, "", 0, 64), 30 + add, 0.5);           // L1 hits
+  EXPECT_NEAR(cycles_per_load(m, ".cg", 0, 64), l2 + add, 0.5);        // .cg: L2 hits
+  // New lines every load: L2 misses to DRAM. Its own part is between a row hit (CL + burst) and
+  // a row conflict (RP + RCD + CL + burst), in DRAM clocks (here 1 per SM cycle).
+  const auto& t = m.dram.timing;
+  double dram = cycles_per_load(m, ".cg", 128, 64) - (l2 + add + m.l2.dram_latency);
+  EXPECT_GE(dram, t.nCL + m.dram.burst_length / 2 - 1.0);
+  EXPECT_LE(dram, t.nRP + t.nRCD + t.nCL + m.dram.burst_length / 2 + 2.0);
+}
+
+// Same machine, a bigger L2 latency: the chase follows (a test that the config drives the model).
+TEST(Memory, L2LatencyFollowsTheConfig) {
+  config::Machine m = test_machine();
+  m.ops[unsigned(OpClass::LdGlobal)] = {Pipe::Lsu, 30, 1, config::Scoreboard::Long};
+  double a = cycles_per_load(m, ".cg", 0, 32);
+  m.l2.hit_latency += 40;
+  double b = cycles_per_load(m, ".cg", 0, 32);
+  EXPECT_NEAR(b - a, 40, 0.5);
 }
 
 }  // namespace

@@ -1,0 +1,62 @@
+// Per-kernel memory-hierarchy counters, named after the Nsight Compute metrics they correspond to
+// (l1tex__*, lts__*, dram__*), so a user can put a warpsim report next to an ncu report. TLB
+// counters have no public Nsight equivalent and carry warpsim names (tlb__*).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace warpsim::stats {
+
+struct MemoryStats {
+  // L1TEX, global and local (LSU) traffic
+  uint64_t l1_global_ld_requests = 0;   // l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum
+  uint64_t l1_global_ld_sectors = 0;    // l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum
+  uint64_t l1_global_ld_hits = 0;       // l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum
+  uint64_t l1_global_st_requests = 0;   // l1tex__t_requests_pipe_lsu_mem_global_op_st.sum
+  uint64_t l1_global_st_sectors = 0;    // l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum
+  uint64_t l1_atom_requests = 0;        // l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum (+ red)
+  uint64_t l1_local_requests = 0;       // l1tex__t_requests_pipe_lsu_mem_local_op_{ld,st}.sum
+  uint64_t l1_local_sectors = 0;
+  uint64_t l1_local_hits = 0;
+  uint64_t l1_wavefronts = 0;           // l1tex__t_output_wavefronts (tag lookups: lines per request)
+  uint64_t l1_miss_queue_stalls = 0;    // requests that waited for a free miss-status entry
+  // shared memory
+  uint64_t shared_requests = 0;         // l1tex__data_pipe_lsu_wavefronts_mem_shared requests
+  uint64_t shared_wavefronts = 0;       // l1tex__data_pipe_lsu_wavefronts_mem_shared.sum
+  uint64_t shared_bank_conflicts = 0;   // l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum
+  // TLBs
+  uint64_t tlb_l1_hits = 0, tlb_l1_misses = 0, tlb_l2_hits = 0, tlb_l2_misses = 0;
+  // L2 (LTS)
+  uint64_t l2_sectors_read = 0;         // lts__t_sectors_op_read.sum
+  uint64_t l2_sectors_write = 0;        // lts__t_sectors_op_write.sum
+  uint64_t l2_sectors_atom = 0;         // lts__t_sectors_op_atom.sum + op_red
+  uint64_t l2_sector_hits = 0;          // lts__t_sectors_lookup_hit.sum (reads and atomics)
+  uint64_t l2_sector_misses = 0;        // lts__t_sectors_lookup_miss.sum
+  uint64_t l2_far_sectors = 0;          // sectors served through the other L2 partition
+  // DRAM
+  uint64_t dram_bytes_read = 0;         // dram__bytes_read.sum
+  uint64_t dram_bytes_write = 0;        // dram__bytes_write.sum
+  // crossbar
+  uint64_t xbar_bytes = 0;              // both directions
+  // load latency (global/local loads, issue to data): sum and log2 histogram
+  uint64_t load_latency_sum = 0, load_latency_count = 0;
+  std::array<uint64_t, 16> load_latency_hist{};  // bucket b: [2^b, 2^(b+1)) cycles, last open
+
+  void add_load_latency(uint64_t c) {
+    load_latency_sum += c;
+    ++load_latency_count;
+    unsigned b = 0;
+    while (b + 1 < load_latency_hist.size() && (c >> (b + 1))) ++b;
+    ++load_latency_hist[b];
+  }
+  // Nsight-named metrics (name, value), rates and bandwidths derived with the kernel's time.
+  std::vector<std::pair<std::string, double>> metrics(double seconds) const;
+  std::string json(double seconds) const;
+  std::string text(double seconds) const;
+};
+
+}  // namespace warpsim::stats

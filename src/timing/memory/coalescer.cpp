@@ -1,0 +1,71 @@
+#include "timing/memory/coalescer.hpp"
+
+#include <algorithm>
+#include <array>
+
+namespace warpsim::timing {
+
+void coalesce(const std::vector<func::MemAccess>& acc, uint32_t line_bytes, uint32_t sector_bytes,
+              std::vector<LineAccess>& out) {
+  out.clear();
+  // Addresses seen per line, to count distinct ones (atomics); small linear sets: a warp has at
+  // most 32 lanes x a few accesses.
+  static thread_local std::vector<std::pair<size_t, uint64_t>> seen;
+  seen.clear();
+  for (const func::MemAccess& a : acc) {
+    uint64_t first = a.addr / line_bytes, last = (a.addr + std::max<uint16_t>(a.bytes, 1) - 1) / line_bytes;
+    for (uint64_t line = first; line <= last; ++line) {
+      size_t k = 0;
+      while (k < out.size() && out[k].line != line) ++k;
+      if (k == out.size()) out.push_back(LineAccess{line, 0, 0, 0, 0});
+      LineAccess& la = out[k];
+      uint64_t lo = std::max(a.addr, line * line_bytes), hi = std::min(a.addr + std::max<uint16_t>(a.bytes, 1), (line + 1) * line_bytes);
+      for (uint64_t s = (lo - line * line_bytes) / sector_bytes; s <= (hi - 1 - line * line_bytes) / sector_bytes; ++s)
+        la.sectors |= 1u << s;
+      la.lanes |= 1u << (a.lane & 31);
+      ++la.accesses;
+      bool dup = false;
+      for (auto& [kk, ad] : seen)
+        if (kk == k && ad == a.addr) {
+          dup = true;
+          break;
+        }
+      if (!dup) {
+        seen.emplace_back(k, a.addr);
+        ++la.distinct;
+      }
+    }
+  }
+}
+
+uint32_t shared_wavefronts(const std::vector<func::MemAccess>& acc, uint32_t banks, uint32_t bank_bytes) {
+  if (acc.empty()) return 1;
+  // Phase size: 128 bytes of lane data per wavefront (the width of the banks together).
+  const uint32_t row_bytes = banks * bank_bytes;
+  uint32_t lane_bytes = 1;
+  for (auto& a : acc) lane_bytes = std::max<uint32_t>(lane_bytes, a.bytes);
+  const uint32_t lanes_per_phase = std::max<uint32_t>(1, std::min<uint32_t>(32, row_bytes / std::max(lane_bytes, bank_bytes)));
+  uint32_t total = 0;
+  // Words per bank in the current phase (distinct word addresses).
+  static thread_local std::vector<std::vector<uint64_t>> words;
+  words.assign(banks, {});
+  for (uint32_t phase_lo = 0; phase_lo < 32; phase_lo += lanes_per_phase) {
+    for (auto& w : words) w.clear();
+    bool any = false;
+    for (auto& a : acc) {
+      if (a.lane < phase_lo || a.lane >= phase_lo + lanes_per_phase) continue;
+      any = true;
+      for (uint64_t b = a.addr / bank_bytes; b <= (a.addr + std::max<uint16_t>(a.bytes, 1) - 1) / bank_bytes; ++b) {
+        auto& w = words[b % banks];
+        if (std::find(w.begin(), w.end(), b) == w.end()) w.push_back(b);
+      }
+    }
+    if (!any) continue;
+    size_t worst = 1;
+    for (auto& w : words) worst = std::max(worst, w.size());
+    total += uint32_t(worst);
+  }
+  return std::max<uint32_t>(1, total);
+}
+
+}  // namespace warpsim::timing

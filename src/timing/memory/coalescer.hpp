@@ -1,0 +1,41 @@
+// The load/store unit's coalescer and the shared-memory bank model: what one warp instruction's
+// lane addresses (func::MemTrace) cost.
+//   - Global/local: the distinct 128-byte lines and, in each, the 32-byte sectors touched. Every
+//     line is one L1 tag lookup (a "t-stage" wavefront); every sector is 32 bytes of data.
+//   - Shared: 32 banks of 4 bytes. Lanes are processed in phases of 128 bytes (all 32 lanes for
+//     4-byte accesses, 16 for 8-byte, 8 for 16-byte); in a phase each bank serves one 4-byte word
+//     per cycle, and lanes reading the same word share it (broadcast). The cost is the number of
+//     wavefronts: the sum over phases of the most distinct words any one bank must serve.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "func/mem_trace.hpp"
+
+namespace warpsim::timing {
+
+struct LineAccess {
+  uint64_t line;       // line address (address / line bytes)
+  uint32_t sectors;    // bit i: sector i of the line touched
+  uint32_t lanes;      // lanes whose access falls in this line
+  uint32_t accesses;   // lane accesses (an atomic to the same line serialises by distinct address)
+  uint32_t distinct;   // distinct addresses among them (atomics: operations at L2)
+};
+
+// Groups the accesses of one instruction into lines, in first-touch order. `addr_of` maps an
+// access to the address the memory system sees (local memory is interleaved across lanes).
+void coalesce(const std::vector<func::MemAccess>& acc, uint32_t line_bytes, uint32_t sector_bytes,
+              std::vector<LineAccess>& out);
+
+// The address of local-memory word `addr` of lane `lane` of the warp whose local window starts
+// at `warp_base`: local memory is interleaved so that the same local address across a warp's
+// lanes is contiguous (`interleave` bytes per lane), which is why local accesses coalesce.
+inline uint64_t local_address(uint64_t warp_base, uint64_t addr, unsigned lane, uint32_t interleave) {
+  return warp_base + (addr / interleave) * (32ull * interleave) + uint64_t(lane) * interleave + addr % interleave;
+}
+
+// Shared-memory wavefronts (>= 1) of the accesses of one instruction.
+uint32_t shared_wavefronts(const std::vector<func::MemAccess>& acc, uint32_t banks, uint32_t bank_bytes);
+
+}  // namespace warpsim::timing

@@ -1,0 +1,427 @@
+#include "timing/memory/memory_system.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <deque>
+
+#include "timing/memory/l2_slice.hpp"
+
+namespace warpsim::timing {
+
+// The L2 partitions as the A100's pointer-chase plateaus show them ([GB]: 213 cycles up to 20 MB,
+// 426 from 20 to 40 MB, DRAM beyond): each partition caches what its own GPCs read, and lines it
+// evicts move to the other partition (a victim cache), so one SM sees a 20 MB near level and
+// behind it a 20 MB far level one hop away. A line has a slice index (an address hash) and lives
+// in that slice of one partition or the other. Writes and atomics land in the near copy and drop
+// any far copy. DRAM channels are chosen by another hash of the address, independent of slices.
+
+namespace {
+constexpr uint64_t kNone = ~0ull;
+
+enum class Ev : uint8_t { AtSlice, FarProbe, FarReturn, AtSm, ToDram };
+
+struct Event {
+  uint64_t t;
+  uint64_t seq;
+  Ev type;
+  uint32_t req;
+  uint32_t slice;
+  bool operator>(const Event& o) const { return t != o.t ? t > o.t : seq > o.seq; }
+};
+
+struct Req {
+  MemRequest r;
+  uint32_t entry_slice = 0;  // the slice in the SM's partition that serves it
+  uint32_t pending = 0;      // 1 while it waits for a fill
+  uint64_t ready = 0;        // its answer's cycle so far
+  uint32_t hit = 0;          // far probes: sectors the far partition had
+};
+
+struct DramTxn {
+  uint32_t slice;  // the slice to fill (reads)
+  uint64_t line;
+  uint32_t sector;
+  bool write;
+};
+
+uint64_t mix(uint64_t h, uint64_t k) {
+  h ^= h >> 31;
+  h *= k;
+  h ^= h >> 29;
+  return h;
+}
+}  // namespace
+
+struct MemorySystem::Impl {
+  const config::Machine& m;
+  std::vector<MemClient*> clients;
+  std::vector<uint32_t> sm_gpc, sm_group;
+  uint32_t parts = 1, per_part = 1;
+  bool l2_on = false;
+  Crossbar xbar;
+  std::vector<L2Slice> slices;
+  std::vector<std::unique_ptr<dram::Controller>> ctrls;
+  std::vector<std::deque<uint32_t>> ctrl_wait;  // DRAM transactions not yet accepted, per controller
+  std::vector<Tlb> l2tlb;
+  std::vector<std::vector<uint64_t>> walkers;
+  std::priority_queue<Event, std::vector<Event>, std::greater<Event>> q;
+  uint64_t seq = 0;
+  std::vector<Req> reqs;
+  std::vector<uint32_t> free_reqs;
+  std::vector<DramTxn> txns;
+  std::vector<uint32_t> free_txns;
+  std::vector<dram::Completion> done;
+
+  explicit Impl(const config::Machine& mm) : m(mm) {}
+
+  uint32_t new_req(const MemRequest& r) {
+    uint32_t id;
+    if (!free_reqs.empty()) {
+      id = free_reqs.back();
+      free_reqs.pop_back();
+    } else {
+      id = uint32_t(reqs.size());
+      reqs.emplace_back();
+    }
+    reqs[id] = Req{};
+    reqs[id].r = r;
+    return id;
+  }
+  void free_req(uint32_t id) { free_reqs.push_back(id); }
+  void push(Ev type, uint64_t t, uint32_t req, uint32_t slice) { q.push(Event{t, seq++, type, req, slice}); }
+
+  uint32_t slice_index(uint64_t line) const { return uint32_t(mix(line, 0x9e3779b97f4a7c15ull) % per_part); }
+  uint32_t slice_in(uint32_t part, uint64_t line) const { return part * per_part + slice_index(line); }
+  uint32_t other(uint32_t s) const { return parts > 1 ? ((s / per_part + 1) % parts) * per_part + s % per_part : s; }
+  uint32_t ctrl_of(uint64_t line) const { return uint32_t(mix(line ^ 0x5bd1e995ull, 0xff51afd7ed558ccdull) % ctrls.size()); }
+  uint32_t sector_bytes() const { return m.l2.sector; }
+
+  // ---- DRAM
+  // A sector transaction created at cycle t reaches its controller's queue dram_latency / 2 later.
+  void dram_txn(uint32_t s, uint64_t line, uint32_t sector, bool write, stats::MemoryStats* ctr, uint64_t t) {
+    uint32_t id;
+    if (!free_txns.empty()) {
+      id = free_txns.back();
+      free_txns.pop_back();
+    } else {
+      id = uint32_t(txns.size());
+      txns.emplace_back();
+    }
+    txns[id] = DramTxn{s, line, sector, write};
+    if (ctr) (write ? ctr->dram_bytes_write : ctr->dram_bytes_read) += sector_bytes();
+    push(Ev::ToDram, t + m.l2.dram_latency / 2, id, s);
+  }
+  void to_dram(uint32_t id, uint64_t t) {
+    uint32_t c = ctrl_of(txns[id].line);
+    ctrl_wait[c].push_back(id);
+    feed(c, t);
+  }
+  // Pushes waiting transactions into controller c, in order, while it has room.
+  void feed(uint32_t c, uint64_t t) {
+    auto& w = ctrl_wait[c];
+    while (!w.empty()) {
+      const DramTxn& x = txns[w.front()];
+      if (!ctrls[c]->can_accept(x.write)) break;
+      if (!x.write && slices[x.slice].outstanding >= m.l2.max_outstanding) break;
+      // Inside a controller the address is made dense as if controllers took lines in turn.
+      const uint64_t pa = x.line * m.l2.line + uint64_t(x.sector) * m.l2.sector;
+      dram::Request rq{w.front(), dram::controller_local_address(pa, uint32_t(ctrls.size()), m.l2.line), x.write,
+                       m.l2.sector};
+      if (!x.write) ++slices[x.slice].outstanding;
+      ctrls[c]->push(rq, t);
+      w.pop_front();
+    }
+  }
+  void dram_done(uint32_t id, uint64_t t) {
+    DramTxn x = txns[id];
+    free_txns.push_back(id);
+    if (x.write) return;
+    --slices[x.slice].outstanding;
+    arrived(x.slice, x.line, 1u << x.sector, t + (m.l2.dram_latency - m.l2.dram_latency / 2), false);
+  }
+
+  // Sectors of `line` arrive at slice s at cycle t (from DRAM or the far partition): fill, and
+  // answer every waiter whose sectors are all back.
+  void arrived(uint32_t s, uint64_t line, uint32_t sectors, uint64_t t, bool from_far) {
+    L2Slice& sl = slices[s];
+    auto it = sl.misses.find(line);
+    stats::MemoryStats* ctr = nullptr;
+    if (it != sl.misses.end() && !it->second.waiters.empty()) ctr = reqs[it->second.waiters[0].req].r.ctr;
+    if (l2_on) evicted(s, sl.tags.fill(line, sectors), ctr, t);
+    if (from_far && ctr) ctr->l2_far_sectors += uint32_t(std::popcount(sectors));
+    if (it == sl.misses.end()) return;
+    L2Slice::Miss& ms = it->second;
+    ms.arrived |= sectors;
+    auto& ws = ms.waiters;
+    for (size_t i = 0; i < ws.size();) {
+      if ((ws[i].needed & ~ms.arrived) == 0) {
+        uint32_t rid = ws[i].req;
+        ws[i] = ws.back();
+        ws.pop_back();
+        reqs[rid].ready = std::max(reqs[rid].ready, t);
+        finish(rid, s, reqs[rid].ready);
+      } else {
+        ++i;
+      }
+    }
+    if (ws.empty() && (ms.asked & ~ms.arrived) == 0) sl.misses.erase(it);
+  }
+
+  // A line leaves slice s: into the other partition (the victim level), whose own victim, if
+  // dirty, is written back to DRAM. With one partition a dirty victim goes straight to DRAM.
+  void evicted(uint32_t s, const SectorCache::Victim& v, stats::MemoryStats* ctr, uint64_t t) {
+    if (!v.valid) return;
+    if (parts > 1 && s / per_part == near_part_of_slice(s)) {
+      uint32_t f = other(s);
+      SectorCache::Victim v2 = slices[f].tags.fill(v.line, v.sectors, false);
+      if (v.dirty) slices[f].tags.write(v.line, v.dirty);
+      write_back(f, v2, ctr, t);
+      return;
+    }
+    write_back(s, v, ctr, t);
+  }
+  uint32_t near_part_of_slice(uint32_t s) const { return s / per_part; }  // every slice is someone's near
+  void write_back(uint32_t s, const SectorCache::Victim& v, stats::MemoryStats* ctr, uint64_t t) {
+    if (!v.valid || !v.dirty) return;
+    for (uint32_t b = 0; b < 32; ++b)
+      if (v.dirty >> b & 1) dram_txn(s, v.line, b, true, ctr, t);
+  }
+
+  // The answer of request `rid` is ready at slice s at cycle t.
+  void finish(uint32_t rid, uint32_t s, uint64_t t) {
+    Req& q = reqs[rid];
+    if (q.r.kind == MemOpKind::Atomic) {
+      // The slice's atomic unit resolves the request's distinct addresses; the line is dirty.
+      L2Slice& sl = slices[s];
+      uint64_t start = std::max(t, sl.atomic_free);
+      sl.atomic_free = start + (q.r.ops + m.l2.atomic_ops_per_clk - 1) / m.l2.atomic_ops_per_clk;
+      t = start + q.r.ops / m.l2.atomic_ops_per_clk;
+      if (l2_on) evicted(s, sl.tags.write(q.r.line, q.r.sectors), q.r.ctr, t);
+      else
+        for (uint32_t b = 0; b < 32; ++b)
+          if (q.r.sectors >> b & 1) dram_txn(s, q.r.line, b, true, q.r.ctr, t);
+    }
+    if (!q.r.respond) {
+      free_req(rid);
+      return;
+    }
+    uint32_t bytes = m.xbar.header_bytes + (q.r.kind == MemOpKind::Write ? 0 : uint32_t(std::popcount(q.r.sectors)) * sector_bytes());
+    if (q.r.ctr) q.r.ctr->xbar_bytes += bytes;
+    uint64_t at = xbar.to_gpc(q.entry_slice, sm_gpc[q.r.sm], bytes, t);
+    push(Ev::AtSm, at, rid, q.entry_slice);
+  }
+
+  void at_slice(uint32_t rid, uint32_t s, uint64_t t) {
+    L2Slice& sl = slices[s];
+    const MemRequest r = reqs[rid].r;
+    const uint32_t n = uint32_t(std::popcount(r.sectors));
+    uint64_t start = std::max(t, sl.port_free);
+    sl.port_free = start + std::max<uint32_t>(1, (n * sector_bytes() + m.l2.bytes_per_clk - 1) / m.l2.bytes_per_clk);
+    const uint64_t tagged = start + m.l2.hit_latency;
+    if (r.kind == MemOpKind::Write) {
+      if (r.ctr) r.ctr->l2_sectors_write += n;
+      if (l2_on) {
+        evicted(s, sl.tags.write(r.line, r.sectors, r.evict_first), r.ctr, t);
+        if (parts > 1) slices[other(s)].tags.invalidate(r.line);
+      } else {
+        for (uint32_t b = 0; b < 32; ++b)
+          if (r.sectors >> b & 1) dram_txn(s, r.line, b, true, r.ctr, t);
+      }
+      finish(rid, s, tagged);
+      return;
+    }
+    uint32_t hit = l2_on ? sl.tags.lookup(r.line, r.sectors) : 0;
+    uint32_t miss = r.sectors & ~hit;
+    if (r.ctr) {
+      (r.kind == MemOpKind::Atomic ? r.ctr->l2_sectors_atom : r.ctr->l2_sectors_read) += n;
+      r.ctr->l2_sector_hits += uint32_t(std::popcount(hit));
+    }
+    reqs[rid].ready = tagged;
+    if (!miss) {
+      finish(rid, s, tagged);
+      return;
+    }
+    // Join a fetch in flight for these sectors, or start one: the far partition first, then DRAM.
+    L2Slice::Miss& ms = sl.misses[r.line];
+    uint32_t fetch = miss & ~ms.asked;
+    ms.asked |= fetch;
+    ms.waiters.push_back(L2Slice::Waiter{rid, miss});
+    if (!fetch) return;
+    if (parts > 1 && l2_on) {
+      MemRequest pr = r;
+      pr.sectors = fetch;
+      uint32_t p = new_req(pr);
+      reqs[p].entry_slice = s;
+      push(Ev::FarProbe, tagged + m.l2.far_latency / 2, p, other(s));
+      return;
+    }
+    if (r.ctr) r.ctr->l2_sector_misses += uint32_t(std::popcount(fetch));
+    for (uint32_t b = 0; b < 32; ++b)
+      if (fetch >> b & 1) dram_txn(s, r.line, b, false, r.ctr, tagged);
+  }
+
+  // A near miss looks in the same slice of the other partition; what it has moves to the near one.
+  void far_probe(uint32_t pid, uint32_t f, uint64_t t) {
+    L2Slice& fs = slices[f];
+    Req& p = reqs[pid];
+    p.hit = fs.tags.lookup(p.r.line, p.r.sectors);
+    if (p.hit) fs.tags.invalidate(p.r.line);
+    push(Ev::FarReturn, t + m.l2.far_latency - m.l2.far_latency / 2, pid, p.entry_slice);
+  }
+  void far_return(uint32_t pid, uint32_t s, uint64_t t) {
+    Req p = reqs[pid];
+    free_req(pid);
+    uint32_t miss = p.r.sectors & ~p.hit;
+    if (p.r.ctr) {
+      p.r.ctr->l2_sector_hits += uint32_t(std::popcount(p.hit));
+      p.r.ctr->l2_sector_misses += uint32_t(std::popcount(miss));
+    }
+    for (uint32_t b = 0; b < 32; ++b)
+      if (miss >> b & 1) dram_txn(s, p.r.line, b, false, p.r.ctr, t);
+    if (p.hit) arrived(s, p.r.line, p.hit, t, true);
+  }
+
+  uint64_t ctrl_next() const {
+    uint64_t n = kNone;
+    for (auto& c : ctrls) n = std::min(n, c->next_event());
+    return n;
+  }
+};
+
+MemorySystem::MemorySystem(const config::Machine& m) : p_(std::make_unique<Impl>(m)) {
+  Impl& s = *p_;
+  // SMs are numbered GPC by GPC, TPC by TPC; a TLB group is a contiguous share of a GPC's TPCs.
+  uint32_t group = 0;
+  for (uint32_t g = 0; g < m.gpcs && g < m.tpcs_per_gpc.size(); ++g) {
+    uint32_t tpcs = m.tpcs_per_gpc[g];
+    uint32_t groups = std::max<uint32_t>(1, std::min(m.tlb.groups_per_gpc, tpcs));
+    for (uint32_t t = 0; t < tpcs; ++t)
+      for (uint32_t k = 0; k < m.sms_per_tpc; ++k) {
+        s.sm_gpc.push_back(g);
+        s.sm_group.push_back(group + t * groups / tpcs);
+      }
+    group += groups;
+  }
+  while (s.sm_gpc.size() < m.sms) {
+    s.sm_gpc.push_back(0);
+    s.sm_group.push_back(0);
+  }
+  group = std::max<uint32_t>(group, 1);
+  s.clients.assign(std::max<size_t>(m.sms, s.sm_gpc.size()), nullptr);
+  const uint32_t nslices = std::max<uint32_t>(1, m.l2.slices);
+  s.parts = std::max<uint32_t>(1, std::min(m.l2.partitions, nslices));
+  s.per_part = std::max<uint32_t>(1, nslices / s.parts);
+  s.l2_on = m.l2_bytes > 0;
+  s.slices = std::vector<L2Slice>(size_t(s.parts) * s.per_part);
+  if (s.l2_on)
+    for (auto& sl : s.slices) sl.tags.configure(m.l2_bytes / s.slices.size() / m.l2.line, m.l2.assoc, true);
+  s.xbar.configure(std::max<uint32_t>(1, m.gpcs), uint32_t(s.slices.size()), m.xbar.latency, m.xbar.gpc_bytes_per_clk,
+                   m.xbar.slice_bytes_per_clk);
+  for (uint32_t c = 0; c < std::max<uint32_t>(1, m.dram.controllers); ++c)
+    s.ctrls.push_back(std::make_unique<dram::Controller>(m.dram, m.sm_clock_mhz, m.mem_clock_mhz));
+  s.ctrl_wait.resize(s.ctrls.size());
+  s.l2tlb.resize(group);
+  for (auto& t : s.l2tlb) t.configure(m.tlb.l2_entries, m.tlb.l2_assoc);
+  s.walkers.assign(group, std::vector<uint64_t>(std::max<uint32_t>(1, m.tlb.walkers), 0));
+}
+
+MemorySystem::~MemorySystem() = default;
+
+void MemorySystem::attach(uint32_t sm, MemClient* c) {
+  if (sm < p_->clients.size()) p_->clients[sm] = c;
+}
+
+uint32_t MemorySystem::gpc_of(uint32_t sm) const { return sm < p_->sm_gpc.size() ? p_->sm_gpc[sm] : 0; }
+uint32_t MemorySystem::tlb_group_of(uint32_t sm) const { return sm < p_->sm_group.size() ? p_->sm_group[sm] : 0; }
+
+uint32_t MemorySystem::partition_of_sm(uint32_t sm) const {
+  const auto& m = p_->m;
+  return std::min(p_->parts - 1, gpc_of(sm) * p_->parts / std::max<uint32_t>(1, m.gpcs));
+}
+
+uint32_t MemorySystem::slice_for(uint32_t sm, uint64_t line) const { return p_->slice_in(partition_of_sm(sm), line); }
+
+uint64_t MemorySystem::translate(uint32_t sm, uint64_t vpn, uint64_t t, stats::MemoryStats* ctr) {
+  Impl& s = *p_;
+  uint32_t g = tlb_group_of(sm);
+  Tlb& tlb = s.l2tlb[g];
+  uint64_t at = t + s.m.tlb.l2_latency;
+  uint64_t r = tlb.lookup(vpn);
+  if (r != kNone) {
+    if (ctr) ++ctr->tlb_l2_hits;
+    return std::max(at, r);
+  }
+  if (ctr) ++ctr->tlb_l2_misses;
+  auto& w = s.walkers[g];
+  auto it = std::min_element(w.begin(), w.end());
+  uint64_t start = std::max(at, *it);
+  *it = start + s.m.tlb.walk_latency;
+  tlb.insert(vpn, *it);
+  return *it;
+}
+
+void MemorySystem::send(const MemRequest& r, uint64_t t) {
+  Impl& s = *p_;
+  uint32_t id = s.new_req(r);
+  uint32_t slice = slice_for(r.sm, r.line);
+  s.reqs[id].entry_slice = slice;
+  uint32_t n = uint32_t(std::popcount(r.sectors));
+  uint32_t bytes = s.m.xbar.header_bytes + (r.kind == MemOpKind::Read ? 0 : n * s.m.l2.sector);
+  if (r.ctr) r.ctr->xbar_bytes += bytes;
+  uint64_t at = s.xbar.to_slice(s.sm_gpc[r.sm < s.sm_gpc.size() ? r.sm : 0], slice, bytes, t);
+  s.push(Ev::AtSlice, at, id, slice);
+}
+
+void MemorySystem::advance(uint64_t t) {
+  Impl& s = *p_;
+  for (;;) {
+    uint64_t qe = s.q.empty() ? kNone : s.q.top().t;
+    uint64_t ce = s.ctrl_next();
+    uint64_t n = std::min(qe, ce);
+    if (n == kNone || n > t) break;
+    if (ce <= qe) {
+      for (size_t c = 0; c < s.ctrls.size(); ++c) {
+        if (s.ctrls[c]->next_event() > n) continue;
+        s.done.clear();
+        s.ctrls[c]->advance(n, s.done);
+        for (auto& d : s.done) s.dram_done(uint32_t(d.id), std::max(d.done, n));
+        s.feed(uint32_t(c), n);
+      }
+      continue;
+    }
+    Event e = s.q.top();
+    s.q.pop();
+    switch (e.type) {
+      case Ev::AtSlice: s.at_slice(e.req, e.slice, e.t); break;
+      case Ev::FarProbe: s.far_probe(e.req, e.slice, e.t); break;
+      case Ev::FarReturn: s.far_return(e.req, e.slice, e.t); break;
+      case Ev::ToDram: s.to_dram(e.req, e.t); break;
+      case Ev::AtSm: {
+        const MemRequest r = s.reqs[e.req].r;
+        s.free_req(e.req);
+        MemClient* c = r.sm < s.clients.size() ? s.clients[r.sm] : nullptr;
+        if (c) c->on_response(r.tag, e.t);
+        break;
+      }
+    }
+  }
+}
+
+uint64_t MemorySystem::next_event() const {
+  uint64_t qe = p_->q.empty() ? kNone : p_->q.top().t;
+  return std::min(qe, p_->ctrl_next());
+}
+
+bool MemorySystem::idle() const { return next_event() == kNone; }
+
+void MemorySystem::detach_all() {
+  std::fill(p_->clients.begin(), p_->clients.end(), nullptr);
+  for (auto& r : p_->reqs) r.r.ctr = nullptr;
+}
+
+void MemorySystem::drain() {
+  // Bounded: every event moves a request forward, and nothing new arrives.
+  while (next_event() != kNone) advance(next_event());
+}
+
+}  // namespace warpsim::timing

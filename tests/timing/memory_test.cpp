@@ -1,0 +1,283 @@
+// Memory-hierarchy components, each against numbers derived by hand from its rules: the
+// coalescer's lines and sectors for the classic access patterns (CUDA Programming Guide, "Device
+// Memory Accesses"), shared-memory wavefronts for bank-conflict patterns, the sectored cache's
+// LRU and write-back behaviour, the TLB, the crossbar's port serialisation, and the memory
+// system's latency composition (L2 hit, far-partition hit, DRAM) on a machine defined here.
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <vector>
+
+#include "timing/memory/coalescer.hpp"
+#include "timing/memory/crossbar.hpp"
+#include "timing/memory/memory_system.hpp"
+#include "timing/memory/sector_cache.hpp"
+#include "timing/memory/tlb.hpp"
+
+namespace warpsim::timing {
+namespace {
+
+using func::MemAccess;
+using func::TraceSpace;
+
+std::vector<MemAccess> warp(uint64_t base, uint64_t stride, unsigned bytes, unsigned lanes = 32) {
+  std::vector<MemAccess> v;
+  for (unsigned l = 0; l < lanes; ++l) v.push_back(MemAccess{base + l * stride, uint16_t(bytes), uint8_t(l), TraceSpace::Global, false});
+  return v;
+}
+
+TEST(Coalescer, UnitStrideFloatIsOneLineFourSectors) {
+  std::vector<LineAccess> out;
+  coalesce(warp(0x1000, 4, 4), 128, 32, out);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].sectors, 0xfu);
+  EXPECT_EQ(out[0].lanes, 0xffffffffu);
+}
+
+TEST(Coalescer, MisalignedUnitStrideTouchesTwoLinesFiveSectors) {
+  std::vector<LineAccess> out;
+  coalesce(warp(0x1000 + 4, 4, 4), 128, 32, out);  // bytes 4..131
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(std::popcount(out[0].sectors) + std::popcount(out[1].sectors), 5);
+}
+
+TEST(Coalescer, Float4IsFourLinesSixteenSectors) {
+  std::vector<LineAccess> out;
+  coalesce(warp(0x2000, 16, 16), 128, 32, out);
+  ASSERT_EQ(out.size(), 4u);
+  for (auto& l : out) EXPECT_EQ(l.sectors, 0xfu);
+}
+
+TEST(Coalescer, Stride128IsOneSectorPerLane) {
+  std::vector<LineAccess> out;
+  coalesce(warp(0, 128, 4), 128, 32, out);
+  ASSERT_EQ(out.size(), 32u);
+  for (auto& l : out) EXPECT_EQ(l.sectors, 1u);
+}
+
+TEST(Coalescer, SameAddressIsOneSectorOneDistinctAddress) {
+  std::vector<LineAccess> out;
+  coalesce(warp(0x40, 0, 4), 128, 32, out);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].sectors, 0x4u);  // byte 0x40 is in sector 2
+  EXPECT_EQ(out[0].accesses, 32u);
+  EXPECT_EQ(out[0].distinct, 1u);
+}
+
+TEST(Coalescer, LocalInterleaveMakesSameOffsetContiguous) {
+  // Every lane reads local word 8: interleaved, the 32 lanes read 128 consecutive bytes.
+  uint64_t a0 = local_address(1 << 20, 8, 0, 4), a31 = local_address(1 << 20, 8, 31, 4);
+  EXPECT_EQ(a31 - a0, 124u);
+  EXPECT_EQ(a0 % 128, 0u);
+}
+
+TEST(SharedBanks, ConflictPatterns) {
+  auto sh = [](uint64_t stride, unsigned bytes) {
+    auto v = warp(0, stride, bytes);
+    for (auto& a : v) a.space = TraceSpace::Shared;
+    return shared_wavefronts(v, 32, 4);
+  };
+  EXPECT_EQ(sh(4, 4), 1u);     // consecutive words: 32 banks
+  EXPECT_EQ(sh(0, 4), 1u);     // one word: broadcast
+  EXPECT_EQ(sh(8, 4), 2u);     // stride 2 words: two lanes per bank
+  EXPECT_EQ(sh(128, 4), 32u);  // stride 32 words: all lanes in bank 0
+  EXPECT_EQ(sh(132, 4), 1u);   // stride 33 words: conflict-free (the padding trick)
+  EXPECT_EQ(sh(8, 8), 2u);     // 64-bit, consecutive: two half-warp phases
+  EXPECT_EQ(sh(16, 16), 4u);   // 128-bit, consecutive: four quarter-warp phases
+}
+
+TEST(SectorCache, LruEvictionAndSectors) {
+  SectorCache c;
+  c.configure(4, 2, false);  // 2 sets x 2 ways
+  EXPECT_EQ(c.lookup(0, 0xf), 0u);
+  c.fill(0, 0x3);
+  EXPECT_EQ(c.lookup(0, 0xf), 0x3u);  // only the filled sectors are valid
+  c.fill(2, 0xf);                     // same set (even lines)
+  c.lookup(0, 0x1);                   // 0 is now most recent
+  auto v = c.fill(4, 0xf);            // evicts 2
+  EXPECT_TRUE(v.valid);
+  EXPECT_EQ(v.line, 2u);
+  EXPECT_EQ(c.lookup(2, 0xf), 0u);
+  EXPECT_EQ(c.lookup(0, 0x1), 0x1u);
+}
+
+TEST(SectorCache, WriteBackReportsDirtySectors) {
+  SectorCache c;
+  c.configure(2, 1, false);  // 2 sets x 1 way
+  c.write(0, 0x5);
+  auto v = c.fill(2, 0x1);
+  ASSERT_TRUE(v.valid);
+  EXPECT_EQ(v.dirty, 0x5u);
+}
+
+TEST(SectorCache, EvictFirstGoesOutBeforeOlderLines) {
+  SectorCache c;
+  c.configure(2, 2, false);  // 1 set x 2 ways
+  c.fill(0, 1);
+  c.fill(1, 1, /*evict_first=*/true);
+  auto v = c.fill(2, 1);
+  EXPECT_EQ(v.line, 1u);
+}
+
+TEST(Tlb, HitMissAndInflightReadiness) {
+  Tlb t;
+  t.configure(4, 4);
+  EXPECT_EQ(t.lookup(7), ~0ull);
+  t.insert(7, 500);
+  EXPECT_EQ(t.lookup(7), 500u);  // a hit on an entry still being walked waits for the walk
+  for (uint64_t v = 10; v < 14; ++v) t.insert(v, 0);
+  EXPECT_EQ(t.lookup(7), ~0ull);  // LRU replaced
+}
+
+TEST(Crossbar, PortsSerialiseAndAddLatency) {
+  Crossbar x;
+  x.configure(2, 4, 10, 32, 64);
+  EXPECT_EQ(x.to_slice(0, 0, 128, 100), 100u + 4 + 10);   // 128 B over a 32 B/clk GPC port
+  EXPECT_EQ(x.to_slice(0, 1, 128, 100), 104u + 4 + 10);   // waits for the same GPC port
+  EXPECT_EQ(x.to_slice(1, 2, 16, 100), 100u + 1 + 10);    // another GPC, another slice
+}
+
+}  // namespace
+}  // namespace warpsim::timing
+
+namespace warpsim::timing {
+namespace {
+
+config::Machine mem_machine() {
+  config::Machine m;
+  m.name = "memory test";
+  m.sms = 4;
+  m.gpcs = 2;
+  m.tpcs_per_gpc = {1, 1};
+  m.sms_per_tpc = 2;
+  m.sm_clock_mhz = 1000;
+  m.mem_clock_mhz = 1000;
+  m.tlb.page_bytes = 2 << 20;
+  m.tlb.l1_entries = m.tlb.l1_assoc = 16;
+  m.tlb.l2_entries = 1024;
+  m.tlb.l2_assoc = 16;
+  m.tlb.groups_per_gpc = 1;
+  m.tlb.walkers = 2;
+  m.tlb.walk_latency = 100;
+  m.tlb.l2_latency = 10;
+  m.xbar = {20, 256, 64, 16};
+  m.l2_bytes = 1 << 20;
+  m.l2.partitions = 2;
+  m.l2.slices = 4;
+  m.l2.hit_latency = 50;
+  m.l2.far_latency = 60;
+  m.l2.dram_latency = 100;
+  m.l2.bytes_per_clk = 64;
+  m.l2.max_outstanding = 64;
+  auto& d = m.dram;
+  d.controllers = 2;
+  d.channels_per_controller = 2;
+  d.pseudo_channels = 2;
+  d.bank_groups = 4;
+  d.banks_per_group = 4;
+  d.rows = 16384;
+  d.row_bytes = 1024;
+  d.access_bytes = 32;
+  d.bus_bits_per_pseudo_channel = 64;
+  d.burst_length = 4;
+  d.interleave_bytes = 256;
+  d.read_queue = d.write_queue = 64;
+  d.write_high_watermark = 24;
+  d.write_low_watermark = 8;
+  d.write_max_wait = 1000;
+  d.row_hit_cap = 16;
+  d.refresh = config::DramRefresh::None;
+  d.timing = {14, 14, 33, 14, 4, 4, 16, 2, 4, 4, 6, 16, 4, 8, 4, 350, 160, 3900};
+  return m;
+}
+
+struct Catcher : MemClient {
+  std::vector<std::pair<uint32_t, uint64_t>> got;
+  void on_response(uint32_t tag, uint64_t t) override { got.emplace_back(tag, t); }
+};
+
+uint64_t one_read(MemorySystem& ms, Catcher& c, uint32_t sm, uint64_t line, uint64_t t) {
+  c.got.clear();
+  MemRequest r;
+  r.sm = sm;
+  r.tag = 7;
+  r.line = line;
+  r.sectors = 1;
+  ms.send(r, t);
+  ms.drain();
+  EXPECT_EQ(c.got.size(), 1u);
+  return c.got.empty() ? 0 : c.got[0].second - t;
+}
+
+
+TEST(MemorySystem, LatenciesComposeFromTheConfig) {
+  config::Machine m = mem_machine();
+  MemorySystem ms(m);
+  Catcher c;
+  for (uint32_t s = 0; s < 4; ++s) ms.attach(s, &c);
+  const uint64_t xbar_round = 2 * (1 + m.xbar.latency);
+  ASSERT_NE(ms.partition_of_sm(0), ms.partition_of_sm(2));
+  const uint64_t line = 1000;
+  uint64_t cold = one_read(ms, c, 0, line, 10000);
+  // Cold: near miss, far miss (the probe costs far_latency), DRAM: at least its fixed path and
+  // ACT + CL + burst, at most a row conflict more.
+  const uint64_t path = xbar_round + m.l2.hit_latency + m.l2.far_latency + m.l2.dram_latency;
+  const auto& d = m.dram.timing;
+  EXPECT_GE(cold, path + d.nRCD + d.nCL + m.dram.burst_length / 2 - 1);
+  EXPECT_LE(cold, path + d.nRP + d.nRCD + d.nCL + m.dram.burst_length / 2 + 2);
+  // Warm: an L2 hit is the crossbar both ways plus the slice.
+  EXPECT_EQ(one_read(ms, c, 0, line, 20000), xbar_round + m.l2.hit_latency);
+  // SM 2 (the other partition) misses in its near partition and finds the line in the far one
+  // (SM 0's): far_latency more; the line moves to SM 2's partition, where it then hits.
+  EXPECT_EQ(one_read(ms, c, 2, line, 30000), xbar_round + m.l2.hit_latency + m.l2.far_latency);
+  EXPECT_EQ(one_read(ms, c, 2, line, 40000), xbar_round + m.l2.hit_latency);
+  // ... and SM 0 now finds it in its far partition.
+  EXPECT_EQ(one_read(ms, c, 0, line, 50000), xbar_round + m.l2.hit_latency + m.l2.far_latency);
+}
+
+TEST(MemorySystem, TlbWalksAreSharedByAGroupAndLimitedByWalkers) {
+  config::Machine m = mem_machine();
+  MemorySystem ms(m);
+  stats::MemoryStats st;
+  // Three misses at once on two walkers: the third waits for the first walk.
+  uint64_t a = ms.translate(0, 1, 100, &st), b = ms.translate(0, 2, 100, &st), c = ms.translate(0, 3, 100, &st);
+  EXPECT_EQ(a, 100u + m.tlb.l2_latency + m.tlb.walk_latency);
+  EXPECT_EQ(b, a);
+  EXPECT_EQ(c, a + m.tlb.walk_latency);
+  // SM 1 shares SM 0's group (same GPC): page 1 is now a hit there.
+  EXPECT_EQ(ms.translate(1, 1, 1000, &st), 1000u + m.tlb.l2_latency);
+  // SM 2 is in another GPC: its own group TLB misses.
+  EXPECT_EQ(ms.translate(2, 1, 1000, &st), 1000u + m.tlb.l2_latency + m.tlb.walk_latency);
+  EXPECT_EQ(st.tlb_l2_misses, 4u);
+  EXPECT_EQ(st.tlb_l2_hits, 1u);
+}
+
+TEST(MemorySystem, BandwidthIsBoundedByTheDram) {
+  // Many reads of distinct lines: the achieved rate stays at or under the DRAM peak.
+  config::Machine m = mem_machine();
+  MemorySystem ms(m);
+  Catcher c;
+  for (uint32_t s = 0; s < 4; ++s) ms.attach(s, &c);
+  const unsigned n = 4000;
+  for (unsigned i = 0; i < n; ++i) {
+    MemRequest r;
+    r.sm = i % 4;
+    r.line = 100000 + i;
+    r.sectors = 0xf;
+    ms.send(r, 1000 + i / 4);
+  }
+  ms.drain();
+  ASSERT_EQ(c.got.size(), n);
+  uint64_t last = 0;
+  for (auto& g : c.got) last = std::max(last, g.second);
+  const double bytes = double(n) * 128;
+  const double peak_bytes_per_cycle = double(m.dram.controllers * m.dram.channels_per_controller * m.dram.pseudo_channels *
+                                             m.dram.bus_bits_per_pseudo_channel) / 8 * 2 * m.mem_clock_mhz / m.sm_clock_mhz;
+  const double achieved = bytes / double(last - 1000);
+  EXPECT_LE(achieved, peak_bytes_per_cycle * 1.001);
+  EXPECT_GE(achieved, peak_bytes_per_cycle * 0.5);  // sequential lines: most of the peak
+  std::printf("achieved %.1f of %.1f B/cycle\n", achieved, peak_bytes_per_cycle);
+}
+
+}  // namespace
+}  // namespace warpsim::timing
