@@ -238,7 +238,7 @@ struct Machine {
     uint32_t dram_latency = 0;          // fixed cycles L2 -> memory controller -> L2, besides DRAM timing
     uint32_t bytes_per_clk = 0;         // data per slice per cycle
     uint32_t atomic_ops_per_clk = 1;    // per slice: distinct addresses of atomics resolved per cycle
-    uint32_t max_outstanding = 0;       // misses in flight per slice
+    uint32_t max_outstanding = 0;       // DRAM transactions (fills, write-backs) in flight per slice; at the limit it takes no new requests
   } l2;
   // [pcie]: the host link (cudaMemcpy between host and device).
   struct Pcie {

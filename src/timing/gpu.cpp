@@ -150,8 +150,11 @@ std::vector<stats::KernelStats> Gpu::run(std::vector<KernelLaunch*> launches) {
     if (faulted) break;
   }
   for (auto& s : sms) s->close(t + 1);
-  // Requests still in flight (stores, abandoned loads) finish without their SMs; the counters
-  // they carry belong to runs about to end, so they are dropped first.
+  // Requests still in flight (stores draining to L2) finish; a kernel ends when its last store is
+  // acknowledged. Then the SMs go, and so do the counters requests would still carry.
+  if (!faulted) mem_->drain();
+  for (auto& r : runs)
+    if (r->mem_end > r->end && r->end) t = std::max(t, r->mem_end), r->end = r->mem_end;
   mem_->detach_all();
   mem_->drain();
   now_ = t + 1;

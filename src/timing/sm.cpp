@@ -355,24 +355,29 @@ uint64_t Sm::translate(uint64_t vaddr, uint64_t t, stats::MemoryStats& ctr) {
   return r;
 }
 
-void Sm::send_miss(uint64_t vline, uint64_t pline, uint32_t sectors, uint8_t flags, uint32_t tracker,
-                   stats::MemoryStats* ctr, uint64_t t) {
+// A line request needs a miss-status entry (stores hold one until L2 takes their data); without
+// one it waits in order, and the load/store unit takes nothing new.
+void Sm::send_miss(const QueuedMiss& q, uint64_t t) {
   if (l1_.full() || miss_head_ < miss_queue_.size()) {
-    // No miss-status entry: the request waits, and the load/store unit takes nothing new.
-    miss_queue_.push_back(QueuedMiss{vline, pline, sectors, flags, tracker, ctr});
+    miss_queue_.push_back(q);
     sm_unit_free_[unsigned(Pipe::Lsu)] = kNever;
-    if (ctr) ++ctr->l1_miss_queue_stalls;
+    if (q.ctr) ++q.ctr->l1_miss_queue_stalls;
     return;
   }
-  uint32_t e = l1_.allocate(vline, sectors, flags & kMemL1Allocate, flags & kMemEvictFirst, tracker);
+  send_entry(q, t);
+}
+
+void Sm::send_entry(const QueuedMiss& q, uint64_t t) {
+  uint32_t e = l1_.allocate(q.vline, q.sectors, !q.write && (q.flags & kMemL1Allocate), q.flags & kMemEvictFirst,
+                            q.tracker, !q.write);
   MemRequest rq;
   rq.sm = id_;
   rq.tag = e;
-  rq.line = pline;
-  rq.sectors = sectors;
-  rq.kind = MemOpKind::Read;
-  rq.evict_first = flags & kMemEvictFirst;
-  rq.ctr = ctr;
+  rq.line = q.pline;
+  rq.sectors = q.sectors;
+  rq.kind = q.write ? MemOpKind::Write : MemOpKind::Read;
+  rq.evict_first = q.flags & kMemEvictFirst;
+  rq.ctr = q.ctr;
   mem_->send(rq, t);
 }
 
@@ -436,24 +441,29 @@ uint64_t Sm::memory_issue(WarpCtx& w, const InstrTiming& it, uint64_t t) {
     uint64_t pa = pi.mapped ? pi.frame * page + (va & (page - 1)) : va;
     return pa / m_.l1.line;
   };
+  uint32_t tid = new_tracker();
   if (store) {
+    // Write-through: the data goes on to L2; the warp does not wait, but each line holds a
+    // miss-status entry until L2 acknowledges it (the back-pressure of a write-heavy kernel).
     if (local) ++ctr.l1_local_requests, ctr.l1_local_sectors += sectors;
     else ++ctr.l1_global_st_requests, ctr.l1_global_st_sectors += sectors;
+    Tracker& tr = trackers_[tid];
+    tr.warp_uid = w.uid;
+    tr.it = &it;
+    tr.kernel = &k;
+    tr.issue = t;
+    tr.store = true;
+    tr.pending = uint32_t(lines_.size());
     for (auto& l : lines_) {
       uint64_t at = translate(l.line * m_.l1.line, t, ctr) + m_.l1.miss_latency;
-      MemRequest rq;
-      rq.sm = id_;
-      rq.line = physical_line(l.line * m_.l1.line);
-      rq.sectors = l.sectors;
-      rq.kind = MemOpKind::Write;
-      rq.respond = false;
-      rq.evict_first = it.mem & kMemEvictFirst;
-      rq.ctr = &ctr;
-      mem_->send(rq, at);
+      send_miss(QueuedMiss{l.line, physical_line(l.line * m_.l1.line), l.sectors, it.mem, tid, &ctr, true}, at);
+    }
+    if (!trackers_[tid].pending) {
+      trackers_[tid].live = false;
+      free_trackers_.push_back(tid);
     }
     return t + it.latency;
   }
-  uint32_t tid = new_tracker();
   {
     Tracker& tr = trackers_[tid];
     tr.warp_uid = w.uid;
@@ -497,8 +507,9 @@ uint64_t Sm::memory_issue(WarpCtx& w, const InstrTiming& it, uint64_t t) {
       if (!miss) continue;
       ++trackers_[tid].pending;
       uint64_t at = translate(l.line * m_.l1.line, t, ctr) + m_.l1.miss_latency;
-      send_miss(l.line, physical_line(l.line * m_.l1.line), miss, lookup ? it.mem : uint8_t(it.mem & ~kMemL1Allocate),
-                tid, &ctr, at);
+      send_miss(QueuedMiss{l.line, physical_line(l.line * m_.l1.line), miss,
+                           lookup ? it.mem : uint8_t(it.mem & ~kMemL1Allocate), tid, &ctr, false},
+                at);
     }
   }
   Tracker& tr = trackers_[tid];
@@ -530,18 +541,7 @@ void Sm::on_response(uint32_t tag, uint64_t t) {
     waiters = l1_.complete(tag);
     for (uint32_t id : waiters) part_done(id);
     // A miss-status entry is free: queued misses go out, and the load/store unit reopens.
-    while (miss_head_ < miss_queue_.size() && !l1_.full()) {
-      QueuedMiss q = miss_queue_[miss_head_++];
-      uint32_t e = l1_.allocate(q.vline, q.sectors, q.flags & kMemL1Allocate, q.flags & kMemEvictFirst, q.tracker);
-      MemRequest rq;
-      rq.sm = id_;
-      rq.tag = e;
-      rq.line = q.pline;
-      rq.sectors = q.sectors;
-      rq.evict_first = q.flags & kMemEvictFirst;
-      rq.ctr = q.ctr;
-      mem_->send(rq, t);
-    }
+    while (miss_head_ < miss_queue_.size() && !l1_.full()) send_entry(miss_queue_[miss_head_++], t);
     if (miss_head_ >= miss_queue_.size()) {
       miss_queue_.clear();
       miss_head_ = 0;
@@ -563,6 +563,8 @@ void Sm::tracker_done(uint32_t id, uint64_t t) {
   trackers_[id].live = false;
   free_trackers_.push_back(id);
   if (tr.load && tr.kernel) tr.kernel->mem.add_load_latency(t - tr.issue);
+  if (tr.kernel) tr.kernel->mem_end = std::max(tr.kernel->mem_end, t + 1);
+  if (tr.store) return;
   auto f = by_uid_.find(tr.warp_uid);
   if (f == by_uid_.end()) return;  // the warp is gone
   WarpCtx& w = *f->second;

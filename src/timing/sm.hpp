@@ -46,6 +46,7 @@ struct KernelRun {
   uint64_t next_cta = 0, total_ctas = 0, retired_ctas = 0;
   bool stopped = false;             // faulted or hit a limit
   uint64_t start = 0, end = 0;
+  uint64_t mem_end = 0;             // the last memory response (stores still draining at the end count)
   // counters
   std::array<uint64_t, stats::kStallCount> stalls{};
   uint64_t icache_misses = 0;
@@ -132,8 +133,6 @@ class Sm : public MemClient {
   // Returns the cycle the destination registers are ready, or kNever while they wait on L2.
   uint64_t memory_issue(WarpCtx& w, const InstrTiming& it, uint64_t t);
   uint64_t translate(uint64_t vaddr, uint64_t t, stats::MemoryStats& ctr);
-  void send_miss(uint64_t vline, uint64_t pline, uint32_t sectors, uint8_t flags, uint32_t tracker,
-                 stats::MemoryStats* ctr, uint64_t t);
   void tracker_done(uint32_t id, uint64_t t);
   uint32_t new_tracker();
 
@@ -144,7 +143,7 @@ class Sm : public MemClient {
     KernelRun* kernel = nullptr;
     uint32_t pending = 0;
     uint64_t issue = 0, ready = 0;
-    bool load = false, async = false, live = false;
+    bool load = false, async = false, store = false, live = false;
   };
   struct QueuedMiss {
     uint64_t vline, pline;
@@ -152,7 +151,10 @@ class Sm : public MemClient {
     uint8_t flags;
     uint32_t tracker;
     stats::MemoryStats* ctr;
+    bool write;
   };
+  void send_miss(const QueuedMiss& q, uint64_t t);
+  void send_entry(const QueuedMiss& q, uint64_t t);
 
   const config::Machine& m_;
   uint32_t id_;

@@ -132,9 +132,12 @@ TEST(Tlb, HitMissAndInflightReadiness) {
 TEST(Crossbar, PortsSerialiseAndAddLatency) {
   Crossbar x;
   x.configure(2, 4, 10, 32, 64);
-  EXPECT_EQ(x.to_slice(0, 0, 128, 100), 100u + 4 + 10);   // 128 B over a 32 B/clk GPC port
-  EXPECT_EQ(x.to_slice(0, 1, 128, 100), 104u + 4 + 10);   // waits for the same GPC port
-  EXPECT_EQ(x.to_slice(1, 2, 16, 100), 100u + 1 + 10);    // another GPC, another slice
+  // 128 B: 4 cycles through a 32 B/clk GPC port, the wires, 2 cycles through a 64 B/clk slice port.
+  EXPECT_EQ(x.to_slice(0, 0, 128, 100), 100u + 4 + 10 + 2);
+  EXPECT_EQ(x.to_slice(0, 1, 128, 100), 104u + 4 + 10 + 2);  // waits for the same GPC port
+  EXPECT_EQ(x.to_slice(1, 2, 16, 100), 100u + 1 + 10 + 1);   // another GPC, another slice
+  EXPECT_EQ(x.to_slice(1, 3, 16, 100), 100u + 1 + 10 + 1);   // shares GPC 1's cycle (32 B/clk)
+  EXPECT_EQ(x.to_slice(1, 0, 16, 100), 116u + 1);            // slice 0's port is busy until 116
 }
 
 }  // namespace
@@ -215,7 +218,8 @@ TEST(MemorySystem, LatenciesComposeFromTheConfig) {
   MemorySystem ms(m);
   Catcher c;
   for (uint32_t s = 0; s < 4; ++s) ms.attach(s, &c);
-  const uint64_t xbar_round = 2 * (1 + m.xbar.latency);
+  // Each way: one cycle through the source port, the wires, one cycle through the destination port.
+  const uint64_t xbar_round = 2 * (2 + m.xbar.latency);
   ASSERT_NE(ms.partition_of_sm(0), ms.partition_of_sm(2));
   const uint64_t line = 1000;
   uint64_t cold = one_read(ms, c, 0, line, 10000);

@@ -1,7 +1,7 @@
 // The crossbar between the GPCs and the L2 slices: a port per GPC and a port per slice in each
-// direction, each moving a fixed number of bytes per cycle. A message waits for both ports it
-// crosses and then takes the wire latency. Busy-until reservations: messages are sent in time
-// order, so each port serves them first come, first served.
+// direction, each moving a fixed number of bytes per cycle. A message leaves its source port, takes
+// the wire latency, and passes its destination port. Busy-until reservations: messages are sent
+// in time order, so each port serves them first come, first served.
 #pragma once
 
 #include <algorithm>
@@ -37,11 +37,15 @@ class Crossbar {
   }
 
  private:
+  // The source port sends when it is free; the message crosses the wires and waits, buffered, for
+  // the destination port. Ports do not hold each other: a busy slice does not idle a GPC's port.
+  // Port state is kept in bytes (cycle x bytes per cycle), so messages smaller than a port's
+  // width share its cycle: a 512 B/clk port passes 32 16-byte requests per cycle.
   uint64_t cross(uint64_t& a, uint32_t abw, uint64_t& b, uint32_t bbw, uint32_t bytes, uint64_t t) {
-    uint64_t start = std::max({t, a, b});
-    a = start + (bytes + abw - 1) / abw;
-    b = start + (bytes + bbw - 1) / bbw;
-    return std::max(a, b) + lat_;
+    a = std::max(t * abw, a) + bytes;
+    uint64_t sent = (a + abw - 1) / abw;  // the cycle its last byte leaves
+    b = std::max((sent + lat_) * bbw, b) + bytes;
+    return (b + bbw - 1) / bbw;
   }
   uint32_t lat_ = 0, gpc_bw_ = 1, slice_bw_ = 1;
   std::vector<uint64_t> gpc_up_, gpc_down_, slice_in_, slice_out_;

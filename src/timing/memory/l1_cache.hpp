@@ -22,6 +22,7 @@ class L1Cache {
     bool allocate = true;   // fill the tags when the data returns
     bool evict_first = false;
     bool busy = false;
+    bool joinable = true;
     std::vector<uint32_t> waiters;  // instruction trackers of the SM
   };
 
@@ -57,7 +58,10 @@ class L1Cache {
   bool full() const { return free_.empty(); }
   uint32_t in_flight() const { return uint32_t(entries_.size() - free_.size()); }
   // A new miss-status entry (the caller checked !full()).
-  uint32_t allocate(uint64_t line, uint32_t sectors, bool allocate, bool evict_first, uint32_t waiter) {
+  // `joinable`: later misses may wait on it (loads); a store's entry only holds its place in
+  // the write path until L2 accepts the data.
+  uint32_t allocate(uint64_t line, uint32_t sectors, bool allocate, bool evict_first, uint32_t waiter,
+                    bool joinable = true) {
     uint32_t e = free_.back();
     free_.pop_back();
     Entry& en = entries_[e];
@@ -68,7 +72,8 @@ class L1Cache {
     en.busy = true;
     en.waiters.clear();
     en.waiters.push_back(waiter);
-    by_line_[line].push_back(e);
+    en.joinable = joinable;
+    if (joinable) by_line_[line].push_back(e);
     return e;
   }
   // The data of entry e is back: fills the tags and frees the entry; its waiters are returned
@@ -76,7 +81,7 @@ class L1Cache {
   const std::vector<uint32_t>& complete(uint32_t e) {
     Entry& en = entries_[e];
     if (en.allocate) tags_.fill(en.line, en.sectors, en.evict_first);
-    auto it = by_line_.find(en.line);
+    auto it = en.joinable ? by_line_.find(en.line) : by_line_.end();
     if (it != by_line_.end()) {
       auto& v = it->second;
       for (size_t i = 0; i < v.size(); ++i)

@@ -23,8 +23,9 @@ struct L2Slice {
   SectorCache tags;
   uint64_t port_free = 0;     // the slice's data port
   uint64_t atomic_free = 0;   // its atomic unit
-  uint32_t outstanding = 0;   // DRAM sector reads in flight
+  uint32_t outstanding = 0;   // DRAM transactions (fills and write-backs) in flight
   std::unordered_map<uint64_t, Miss> misses;  // by line
+  std::vector<uint32_t> stalled;              // requests waiting for `outstanding` to drop
 };
 
 }  // namespace warpsim::timing

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstdio>
+#include <cstdlib>
 #include <deque>
 
 #include "timing/memory/l2_slice.hpp"
@@ -38,9 +40,9 @@ struct Req {
 };
 
 struct DramTxn {
-  uint32_t slice;  // the slice to fill (reads)
+  uint32_t slice;    // the slice to fill (reads)
   uint64_t line;
-  uint32_t sector;
+  uint32_t sectors;  // one sector, or an aligned pair moved as one 64-B access
   bool write;
 };
 
@@ -61,7 +63,9 @@ struct MemorySystem::Impl {
   Crossbar xbar;
   std::vector<L2Slice> slices;
   std::vector<std::unique_ptr<dram::Controller>> ctrls;
-  std::vector<std::deque<uint32_t>> ctrl_wait;  // DRAM transactions not yet accepted, per controller
+  // DRAM transactions not yet accepted, per controller: reads and writes queue apart so that a
+  // full write queue does not hold reads back (and the reverse).
+  std::vector<std::deque<uint32_t>> ctrl_reads, ctrl_writes;
   std::vector<Tlb> l2tlb;
   std::vector<std::vector<uint64_t>> walkers;
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> q;
@@ -97,8 +101,16 @@ struct MemorySystem::Impl {
   uint32_t sector_bytes() const { return m.l2.sector; }
 
   // ---- DRAM
-  // A sector transaction created at cycle t reaches its controller's queue dram_latency / 2 later.
-  void dram_txn(uint32_t s, uint64_t line, uint32_t sector, bool write, stats::MemoryStats* ctr, uint64_t t) {
+  // DRAM transactions for `sectors` of `line`: an aligned pair of sectors is one 64-B access (two
+  // bursts back to back in one row), a lone sector a 32-B one. Each reaches its controller's queue
+  // dram_latency / 2 after cycle t.
+  void dram_txns(uint32_t s, uint64_t line, uint32_t sectors, bool write, stats::MemoryStats* ctr, uint64_t t) {
+    for (uint32_t b = 0; b < 32; b += 2) {
+      uint32_t pair = sectors & (3u << b);
+      if (pair) dram_txn(s, line, pair, write, ctr, t);
+    }
+  }
+  void dram_txn(uint32_t s, uint64_t line, uint32_t sectors, bool write, stats::MemoryStats* ctr, uint64_t t) {
     uint32_t id;
     if (!free_txns.empty()) {
       id = free_txns.back();
@@ -107,37 +119,42 @@ struct MemorySystem::Impl {
       id = uint32_t(txns.size());
       txns.emplace_back();
     }
-    txns[id] = DramTxn{s, line, sector, write};
-    if (ctr) (write ? ctr->dram_bytes_write : ctr->dram_bytes_read) += sector_bytes();
+    txns[id] = DramTxn{s, line, sectors, write};
+    ++slices[s].outstanding;
+    if (ctr) (write ? ctr->dram_bytes_write : ctr->dram_bytes_read) += uint64_t(std::popcount(sectors)) * sector_bytes();
     push(Ev::ToDram, t + m.l2.dram_latency / 2, id, s);
   }
   void to_dram(uint32_t id, uint64_t t) {
     uint32_t c = ctrl_of(txns[id].line);
-    ctrl_wait[c].push_back(id);
+    (txns[id].write ? ctrl_writes : ctrl_reads)[c].push_back(id);
     feed(c, t);
   }
   // Pushes waiting transactions into controller c, in order, while it has room.
   void feed(uint32_t c, uint64_t t) {
-    auto& w = ctrl_wait[c];
-    while (!w.empty()) {
-      const DramTxn& x = txns[w.front()];
-      if (!ctrls[c]->can_accept(x.write)) break;
-      if (!x.write && slices[x.slice].outstanding >= m.l2.max_outstanding) break;
-      // Inside a controller the address is made dense as if controllers took lines in turn.
-      const uint64_t pa = x.line * m.l2.line + uint64_t(x.sector) * m.l2.sector;
-      dram::Request rq{w.front(), dram::controller_local_address(pa, uint32_t(ctrls.size()), m.l2.line), x.write,
-                       m.l2.sector};
-      if (!x.write) ++slices[x.slice].outstanding;
-      ctrls[c]->push(rq, t);
-      w.pop_front();
-    }
+    for (auto* w : {&ctrl_reads[c], &ctrl_writes[c]})
+      while (!w->empty()) {
+        const DramTxn& x = txns[w->front()];
+        if (!ctrls[c]->can_accept(x.write)) break;
+        // Inside a controller the address is made dense as if controllers took lines in turn.
+        const uint64_t pa = x.line * m.l2.line + uint64_t(std::countr_zero(x.sectors)) * m.l2.sector;
+        dram::Request rq{w->front(), dram::controller_local_address(pa, uint32_t(ctrls.size()), m.l2.line), x.write,
+                         uint32_t(std::popcount(x.sectors)) * m.l2.sector};
+        ctrls[c]->push(rq, t);
+        w->pop_front();
+      }
   }
   void dram_done(uint32_t id, uint64_t t) {
     DramTxn x = txns[id];
     free_txns.push_back(id);
+    L2Slice& sl = slices[x.slice];
+    --sl.outstanding;
+    if (!sl.stalled.empty() && sl.outstanding < m.l2.max_outstanding) {
+      // Room again: the requests the slice turned away try again now.
+      for (uint32_t r : sl.stalled) push(Ev::AtSlice, t, r, x.slice);
+      sl.stalled.clear();
+    }
     if (x.write) return;
-    --slices[x.slice].outstanding;
-    arrived(x.slice, x.line, 1u << x.sector, t + (m.l2.dram_latency - m.l2.dram_latency / 2), false);
+    arrived(x.slice, x.line, x.sectors, t + (m.l2.dram_latency - m.l2.dram_latency / 2), false);
   }
 
   // Sectors of `line` arrive at slice s at cycle t (from DRAM or the far partition): fill, and
@@ -183,8 +200,7 @@ struct MemorySystem::Impl {
   uint32_t near_part_of_slice(uint32_t s) const { return s / per_part; }  // every slice is someone's near
   void write_back(uint32_t s, const SectorCache::Victim& v, stats::MemoryStats* ctr, uint64_t t) {
     if (!v.valid || !v.dirty) return;
-    for (uint32_t b = 0; b < 32; ++b)
-      if (v.dirty >> b & 1) dram_txn(s, v.line, b, true, ctr, t);
+    dram_txns(s, v.line, v.dirty, true, ctr, t);
   }
 
   // The answer of request `rid` is ready at slice s at cycle t.
@@ -198,8 +214,7 @@ struct MemorySystem::Impl {
       t = start + q.r.ops / m.l2.atomic_ops_per_clk;
       if (l2_on) evicted(s, sl.tags.write(q.r.line, q.r.sectors), q.r.ctr, t);
       else
-        for (uint32_t b = 0; b < 32; ++b)
-          if (q.r.sectors >> b & 1) dram_txn(s, q.r.line, b, true, q.r.ctr, t);
+        dram_txns(s, q.r.line, q.r.sectors, true, q.r.ctr, t);
     }
     if (!q.r.respond) {
       free_req(rid);
@@ -213,6 +228,11 @@ struct MemorySystem::Impl {
 
   void at_slice(uint32_t rid, uint32_t s, uint64_t t) {
     L2Slice& sl = slices[s];
+    if (sl.outstanding >= m.l2.max_outstanding) {
+      // Its DRAM traffic is backed up: the slice takes nothing new (the crossbar holds it).
+      sl.stalled.push_back(rid);
+      return;
+    }
     const MemRequest r = reqs[rid].r;
     const uint32_t n = uint32_t(std::popcount(r.sectors));
     uint64_t start = std::max(t, sl.port_free);
@@ -224,8 +244,7 @@ struct MemorySystem::Impl {
         evicted(s, sl.tags.write(r.line, r.sectors, r.evict_first), r.ctr, t);
         if (parts > 1) slices[other(s)].tags.invalidate(r.line);
       } else {
-        for (uint32_t b = 0; b < 32; ++b)
-          if (r.sectors >> b & 1) dram_txn(s, r.line, b, true, r.ctr, t);
+        dram_txns(s, r.line, r.sectors, true, r.ctr, t);
       }
       finish(rid, s, tagged);
       return;
@@ -256,8 +275,7 @@ struct MemorySystem::Impl {
       return;
     }
     if (r.ctr) r.ctr->l2_sector_misses += uint32_t(std::popcount(fetch));
-    for (uint32_t b = 0; b < 32; ++b)
-      if (fetch >> b & 1) dram_txn(s, r.line, b, false, r.ctr, tagged);
+    dram_txns(s, r.line, fetch, false, r.ctr, tagged);
   }
 
   // A near miss looks in the same slice of the other partition; what it has moves to the near one.
@@ -276,8 +294,7 @@ struct MemorySystem::Impl {
       p.r.ctr->l2_sector_hits += uint32_t(std::popcount(p.hit));
       p.r.ctr->l2_sector_misses += uint32_t(std::popcount(miss));
     }
-    for (uint32_t b = 0; b < 32; ++b)
-      if (miss >> b & 1) dram_txn(s, p.r.line, b, false, p.r.ctr, t);
+    if (miss) dram_txns(s, p.r.line, miss, false, p.r.ctr, t);
     if (p.hit) arrived(s, p.r.line, p.hit, t, true);
   }
 
@@ -319,7 +336,8 @@ MemorySystem::MemorySystem(const config::Machine& m) : p_(std::make_unique<Impl>
                    m.xbar.slice_bytes_per_clk);
   for (uint32_t c = 0; c < std::max<uint32_t>(1, m.dram.controllers); ++c)
     s.ctrls.push_back(std::make_unique<dram::Controller>(m.dram, m.sm_clock_mhz, m.mem_clock_mhz));
-  s.ctrl_wait.resize(s.ctrls.size());
+  s.ctrl_reads.resize(s.ctrls.size());
+  s.ctrl_writes.resize(s.ctrls.size());
   s.l2tlb.resize(group);
   for (auto& t : s.l2tlb) t.configure(m.tlb.l2_entries, m.tlb.l2_assoc);
   s.walkers.assign(group, std::vector<uint64_t>(std::max<uint32_t>(1, m.tlb.walkers), 0));
