@@ -923,6 +923,25 @@ std::string describe(const Machine& m) {
                                          m.branch_latency, m.cta_launch_latency, m.kernel_launch_cycles));
   s += "memory\n";
   line("shared banks", fmt::format("{} x {} B", m.shared_banks, m.shared_bank_bytes));
+  line("L1 data", fmt::format("{} B lines of {} B sectors, {}-way, {} miss entries/SM, {} lookups + {} B per cycle, miss path {} cy",
+                              m.l1.line, m.l1.sector, m.l1.assoc, m.l1.max_outstanding, m.l1.tag_lookups_per_clk,
+                              m.l1.bytes_per_clk, m.l1.miss_latency));
+  line("TLBs", fmt::format("{} pages; L1 {} entries ({}-way) per SM; L2 {} entries ({}-way) per TLB group ({} groups per GPC), +{} cy; "
+                           "{} walker(s) x {} cy",
+                           bytes(m.tlb.page_bytes), m.tlb.l1_entries, m.tlb.l1_assoc, m.tlb.l2_entries, m.tlb.l2_assoc,
+                           m.tlb.groups_per_gpc, m.tlb.l2_latency, m.tlb.walkers, m.tlb.walk_latency));
+  line("crossbar", fmt::format("{} cy one way; {} B/clk per GPC port, {} B/clk per slice port", m.xbar.latency,
+                               m.xbar.gpc_bytes_per_clk, m.xbar.slice_bytes_per_clk));
+  line("L2 slices", fmt::format("{} in {} partition(s), {}-way, hit {} cy, far +{} cy, DRAM path {} cy, {} B/clk each",
+                                m.l2.slices, m.l2.partitions, m.l2.assoc, m.l2.hit_latency, m.l2.far_latency,
+                                m.l2.dram_latency, m.l2.bytes_per_clk));
+  const auto& d = m.dram;
+  line("DRAM", fmt::format("{} controllers x {} channels x {} pseudo-channels, {} x {} banks, {} B rows; "
+                           "tRCD/tRP/tCL/tRAS {}/{}/{}/{} clk; {} refresh",
+                           d.controllers, d.channels_per_controller, d.pseudo_channels, d.bank_groups, d.banks_per_group,
+                           d.row_bytes, d.timing.nRCD, d.timing.nRP, d.timing.nCL, d.timing.nRAS,
+                           d.refresh == DramRefresh::AllBank ? "all-bank" : d.refresh == DramRefresh::PerBank ? "per-bank" : "no"));
+  line("host link", fmt::format("{:g} GB/s each way, {:g} us per transfer", m.pcie.gbytes_per_s, m.pcie.latency_us));
   s += "tensor cores\n";
   if (m.tensor_cores_per_sm == 0) {
     line("per SM", "none");

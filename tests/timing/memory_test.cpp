@@ -232,11 +232,21 @@ TEST(MemorySystem, LatenciesComposeFromTheConfig) {
   // Warm: an L2 hit is the crossbar both ways plus the slice.
   EXPECT_EQ(one_read(ms, c, 0, line, 20000), xbar_round + m.l2.hit_latency);
   // SM 2 (the other partition) misses in its near partition and finds the line in the far one
-  // (SM 0's): far_latency more; the line moves to SM 2's partition, where it then hits.
+  // (SM 0's): far_latency more; the line is copied to SM 2's partition, where it then hits.
   EXPECT_EQ(one_read(ms, c, 2, line, 30000), xbar_round + m.l2.hit_latency + m.l2.far_latency);
   EXPECT_EQ(one_read(ms, c, 2, line, 40000), xbar_round + m.l2.hit_latency);
-  // ... and SM 0 now finds it in its far partition.
-  EXPECT_EQ(one_read(ms, c, 0, line, 50000), xbar_round + m.l2.hit_latency + m.l2.far_latency);
+  // Read data is replicated: SM 0 still hits in its own partition.
+  EXPECT_EQ(one_read(ms, c, 0, line, 50000), xbar_round + m.l2.hit_latency);
+  // A write from SM 2 drops partition 0's copy: SM 0 then finds the line only in the far partition.
+  MemRequest w;
+  w.sm = 2;
+  w.tag = 9;
+  w.line = line;
+  w.sectors = 1;
+  w.kind = MemOpKind::Write;
+  ms.send(w, 60000);
+  ms.drain();
+  EXPECT_EQ(one_read(ms, c, 0, line, 70000), xbar_round + m.l2.hit_latency + m.l2.far_latency);
 }
 
 TEST(MemorySystem, TlbWalksAreSharedByAGroupAndLimitedByWalkers) {

@@ -21,7 +21,8 @@
 // simulated stores); then words reading 0 (untouched simulator memory) are accepted.
 // Options: --sizes GiB,GiB,... (default 1,2,4,8,16,32,48,64,72; --quick 1,16,48,72; sizes beyond
 //          what can be allocated are replaced by the largest whole GiB that can),
-//          --modes LIST, --reads R (default 8192, --quick 4), --warps-per-sm W (default 64,
+//          --modes LIST (all, half:G, rand, groups:S1+S2+... = consecutive %smid blocks of S1, S2, ...
+//          SMs are the TLB groups, group k reads half k % 2), --reads R (default 8192, --quick 4), --warps-per-sm W (default 64,
 //          --quick 16), --fill / --no-fill, --label L (benchmark name becomes tlb_groups_L)
 #include "common.cuh"
 
@@ -32,7 +33,10 @@ __global__ void k_fill(unsigned* p, u64 nwords) {
         p[i] = (unsigned)i;
 }
 
-// mode 0: all; 1: half by (smid / group) % 2; 2: half by hash(smid)
+// The half of each SM in mode 3 (groups:...): the group index of its %smid, mod 2.
+__constant__ unsigned char c_half[1024];
+
+// mode 0: all; 1: half by (smid / group) % 2; 2: half by hash(smid); 3: half from c_half[smid]
 __global__ void k_random_lines(const unsigned* __restrict__ base, unsigned lines_per_window, int mode,
                                unsigned group, int reads, u64 seed, int allow_zero,
                                unsigned long long* mismatches, unsigned* sink) {
@@ -41,6 +45,7 @@ __global__ void k_random_lines(const unsigned* __restrict__ base, unsigned lines
     unsigned half = 0;
     if (mode == 1) half = (rd_smid() / group) & 1u;
     else if (mode == 2) half = (unsigned)mix64(rd_smid() ^ seed) & 1u;
+    else if (mode == 3) half = c_half[rd_smid() & 1023u];
     const u64 first_line = (u64)half * lines_per_window;
     unsigned acc = 0, bad = 0;
 #pragma unroll 4
@@ -83,7 +88,7 @@ int main(int argc, char** argv) {
         modes_s = g_quick ? "all,half:" + std::to_string(half_big)
                           : "all,half:" + std::to_string(half_big) + ",half:2,rand";
 
-    struct Mode { std::string name; int kind; unsigned group; };
+    struct Mode { std::string name; int kind; unsigned group; std::vector<unsigned char> half; };
     std::vector<Mode> modes;
     {
         size_t p = 0;
@@ -93,12 +98,27 @@ int main(int argc, char** argv) {
             std::string m = modes_s.substr(p, q - p);
             p = q + 1;
             if (m.empty()) continue;
-            if (m == "all") modes.push_back({"all", 0, 1});
-            else if (m == "rand") modes.push_back({"rand", 2, 1});
+            if (m == "all") modes.push_back({"all", 0, 1, {}});
+            else if (m == "rand") modes.push_back({"rand", 2, 1, {}});
             else if (m.compare(0, 5, "half:") == 0) {
                 unsigned g = (unsigned)std::max(1, atoi(m.c_str() + 5));
-                modes.push_back({"half_g" + std::to_string(g), 1, g});
-            } else if (m == "half") modes.push_back({"half_g" + std::to_string(half_big), 1, (unsigned)half_big});
+                modes.push_back({"half_g" + std::to_string(g), 1, g, {}});
+            } else if (m.compare(0, 7, "groups:") == 0) {
+                // groups:S1+S2+...: consecutive %smid blocks of S1, S2, ... SMs are the TLB groups
+                // (as the seed reverse-engineered them; `warpsim info` prints a simulated GPU's);
+                // group k reads half k % 2.
+                Mode md{"groups", 3, 0, std::vector<unsigned char>(1024, 0)};
+                unsigned sm = 0, k = 0;
+                const char* c = m.c_str() + 7;
+                while (*c) {
+                    unsigned n = (unsigned)strtoul(c, (char**)&c, 10);
+                    for (unsigned i = 0; i < n && sm < 1024; ++i) md.half[sm++] = (unsigned char)(k & 1u);
+                    ++k;
+                    if (*c == '+') ++c;
+                    else if (*c) usage_exit("(groups: sizes separated by +)");
+                }
+                modes.push_back(md);
+            } else if (m == "half") modes.push_back({"half_g" + std::to_string(half_big), 1, (unsigned)half_big, {}});
             else usage_exit("(unknown mode)");
         }
     }
@@ -150,6 +170,7 @@ int main(int argc, char** argv) {
     CHECK(cudaEventCreate(&e1));
     u64 seed = 0x1234567ull;
     for (const Mode& m : modes) {
+        if (m.kind == 3) CHECK(cudaMemcpyToSymbol(c_half, m.half.data(), m.half.size()));
         for (double s : sizes) {
             u64 region = (u64)(s * GiB) / 256 * 256;
             u64 lines = region / 128;

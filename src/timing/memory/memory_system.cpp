@@ -11,11 +11,12 @@
 namespace warpsim::timing {
 
 // The L2 partitions as the A100's pointer-chase plateaus show them ([GB]: 213 cycles up to 20 MB,
-// 426 from 20 to 40 MB, DRAM beyond): each partition caches what its own GPCs read, and lines it
-// evicts move to the other partition (a victim cache), so one SM sees a 20 MB near level and
+// 426 from 20 to 40 MB, DRAM beyond): each partition caches what its own GPCs read (a line read
+// through the other partition is copied, so data read by all SMs ends up in both), and lines it
+// evicts move to the other partition (a victim level), so one SM sees a 20 MB near level and
 // behind it a 20 MB far level one hop away. A line has a slice index (an address hash) and lives
-// in that slice of one partition or the other. Writes and atomics land in the near copy and drop
-// any far copy. DRAM channels are chosen by another hash of the address, independent of slices.
+// in that slice of either partition or both. Writes and atomics land in the near copy and drop
+// the far one. DRAM channels are chosen by another hash of the address, independent of slices.
 
 namespace {
 constexpr uint64_t kNone = ~0ull;
@@ -63,6 +64,7 @@ struct MemorySystem::Impl {
   Crossbar xbar;
   std::vector<L2Slice> slices;
   std::vector<std::unique_ptr<dram::Controller>> ctrls;
+  std::vector<uint64_t> cnext;  // each controller's next_event(), refreshed after every call into it
   // DRAM transactions not yet accepted, per controller: reads and writes queue apart so that a
   // full write queue does not hold reads back (and the reverse).
   std::vector<std::deque<uint32_t>> ctrl_reads, ctrl_writes;
@@ -142,6 +144,7 @@ struct MemorySystem::Impl {
         ctrls[c]->push(rq, t);
         w->pop_front();
       }
+    cnext[c] = ctrls[c]->next_event();
   }
   void dram_done(uint32_t id, uint64_t t) {
     DramTxn x = txns[id];
@@ -278,12 +281,12 @@ struct MemorySystem::Impl {
     dram_txns(s, r.line, fetch, false, r.ctr, tagged);
   }
 
-  // A near miss looks in the same slice of the other partition; what it has moves to the near one.
+  // A near miss looks in the same slice of the other partition; what it has is copied to the near
+  // one (read data is replicated in both partitions; a write drops the other copy).
   void far_probe(uint32_t pid, uint32_t f, uint64_t t) {
     L2Slice& fs = slices[f];
     Req& p = reqs[pid];
     p.hit = fs.tags.lookup(p.r.line, p.r.sectors);
-    if (p.hit) fs.tags.invalidate(p.r.line);
     push(Ev::FarReturn, t + m.l2.far_latency - m.l2.far_latency / 2, pid, p.entry_slice);
   }
   void far_return(uint32_t pid, uint32_t s, uint64_t t) {
@@ -300,7 +303,7 @@ struct MemorySystem::Impl {
 
   uint64_t ctrl_next() const {
     uint64_t n = kNone;
-    for (auto& c : ctrls) n = std::min(n, c->next_event());
+    for (uint64_t c : cnext) n = std::min(n, c);
     return n;
   }
 };
@@ -336,6 +339,7 @@ MemorySystem::MemorySystem(const config::Machine& m) : p_(std::make_unique<Impl>
                    m.xbar.slice_bytes_per_clk);
   for (uint32_t c = 0; c < std::max<uint32_t>(1, m.dram.controllers); ++c)
     s.ctrls.push_back(std::make_unique<dram::Controller>(m.dram, m.sm_clock_mhz, m.mem_clock_mhz));
+  s.cnext.assign(s.ctrls.size(), kNone);
   s.ctrl_reads.resize(s.ctrls.size());
   s.ctrl_writes.resize(s.ctrls.size());
   s.l2tlb.resize(group);
@@ -399,11 +403,11 @@ void MemorySystem::advance(uint64_t t) {
     if (n == kNone || n > t) break;
     if (ce <= qe) {
       for (size_t c = 0; c < s.ctrls.size(); ++c) {
-        if (s.ctrls[c]->next_event() > n) continue;
+        if (s.cnext[c] > n) continue;
         s.done.clear();
         s.ctrls[c]->advance(n, s.done);
         for (auto& d : s.done) s.dram_done(uint32_t(d.id), std::max(d.done, n));
-        s.feed(uint32_t(c), n);
+        s.feed(uint32_t(c), n);  // also refreshes cnext[c]
       }
       continue;
     }

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Memory counters of real programs against their access patterns (computed here, not taken from
+# the simulator's output):
+#   vecadd: c[i] = a[i] + b[i] over n = 50000 floats in 256-B-aligned cudaMalloc arrays, with a
+#     grid-stride loop of 64 x 256 threads: every element is loaded once (2 x 50000 x 4 B = 12500
+#     32-B sectors, no reuse, so L1 hits 0 and L2 reads 12500 sectors) and stored once (6250
+#     sectors); warp-level requests: ceil(50000 / 32) = 1563 per array. The inputs come from the
+#     host, so every read sector misses in L2 and DRAM reads 12500 x 32 = 400000 bytes.
+#   transpose (300 x 200 floats, 32 x 32 tiles, 32 x 8 threads): the padded tile[32][33] has no
+#     bank conflicts. The unpadded tile[32][32] read tile[lane][row] puts a warp's a active lanes
+#     in one bank: a wavefronts, a - 1 conflicts. Tiles along the 300 rows have a = 32 (9 of them)
+#     and a = 12 (the last): 9 x 31 + 11 = 290 per tile column row; the read runs for each of the 200
+#     columns of `in` (bx*32 + ty + j < 200): 290 x 200 = 58000 conflicts.
+# Usage: memory_counters.sh WARPSIM WORKDIR SOURCE_DIR
+set -uo pipefail
+warpsim=$1 workdir=$2 src=$3
+command -v nvcc >/dev/null 2>&1 || { echo "SKIP: no nvcc"; exit 77; }
+command -v python3 >/dev/null 2>&1 || { echo "SKIP: no python3"; exit 77; }
+here=$(cd "$(dirname "$0")" && pwd)
+mkdir -p "$workdir"
+fail=0
+run() {  # name, kernel substring, expectations...
+  local name=$1 kernel=$2; shift 2
+  nvcc -cudart shared -arch=sm_80 -o "$workdir/$name.mc" "$src/$name/$name.cu" || { echo "FAIL: nvcc $name"; fail=1; return; }
+  rm -rf "$workdir/$name.mc.report"
+  "$warpsim" run -q --mode timing --report "$workdir/$name.mc.report" -- "$workdir/$name.mc" >/dev/null ||
+    { echo "FAIL: $name did not run"; fail=1; return; }
+  python3 "$here/check_memory.py" "$workdir/$name.mc.report/report.json" "$kernel" "$@" || fail=1
+}
+run vecadd vecadd \
+  l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum=3126 \
+  l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum=12500 \
+  l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum=0 \
+  l1tex__t_requests_pipe_lsu_mem_global_op_st.sum=1563 \
+  l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum=6250 \
+  lts__t_sectors_op_read.sum=12500 \
+  lts__t_sectors_op_write.sum=6250 \
+  dram__bytes_read.sum=400000 \
+  l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum=0
+run transpose ILi1E l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum=0 "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum>=1"
+run transpose ILi0E l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum=58000
+[[ $fail == 0 ]] && echo "PASS: memory counters" || { echo "FAIL: memory counters"; exit 1; }
