@@ -251,6 +251,11 @@ timing::KernelLaunch Device::timed_launch(const Module& m, const func::LaunchCon
   kl.fp.smem = occ.smem_per_block;
   kl.max_ctas_per_sm = uint32_t(std::max(occ.blocks, 0));
   if (kl.max_ctas_per_sm == 0) kl.max_ctas_per_sm = 1;  // launchability was checked by the caller
+  // cudaFuncAttributePreferredSharedMemoryCarveout (percent of the largest carve-out): the L1 gets
+  // what the carve-out leaves.
+  if (u.carveout >= 0)
+    kl.preferred_carveout = uint32_t(std::min<uint64_t>(spec_.machine.max_shared_per_sm,
+                                                        uint64_t(u.carveout) * spec_.machine.max_shared_per_sm / 100));
   if (progress_) {
     std::string kname = kernel;
     kl.progress = [this, kname](uint64_t done, uint64_t total, uint64_t instrs) { progress_(kname, done, total, instrs); };

@@ -95,9 +95,11 @@ std::vector<stats::KernelStats> Gpu::run(std::vector<KernelLaunch*> launches) {
     }
   };
   // The shared-memory carve-out the driver picks: the smallest one holding the CTAs the kernel can
-  // keep resident (the L1 gets the rest of the unified array).
-  for (auto& r : runs) {
-    uint64_t need = uint64_t(r->max_ctas_per_sm) * r->fp.smem;
+  // keep resident, or the program's preferred carve-out if larger (the L1 gets the rest of the
+  // unified array).
+  for (size_t i = 0; i < runs.size(); ++i) {
+    auto& r = runs[i];
+    uint64_t need = std::max<uint64_t>(uint64_t(r->max_ctas_per_sm) * r->fp.smem, launches[i]->preferred_carveout);
     uint32_t carve = m_.max_shared_per_sm;
     for (uint32_t kb : m_.shared_carveouts_kb)
       if (uint64_t(kb) * 1024 >= need) {

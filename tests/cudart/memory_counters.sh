@@ -37,6 +37,21 @@ run vecadd vecadd \
   lts__t_sectors_op_write.sum=6250 \
   dram__bytes_read.sum=400000 \
   l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum=0
+# Host copies cross PCIe ([pcie] of a100.toml: 31.5 GB/s, 2 us per transfer): each 200000-byte
+# copy of vecadd takes 2000 + 200000 / 31.5 ns; its cudaMemset of 200000 bytes runs at the HBM2
+# peak, 5120 bits x 2 x 1215 MHz = 1555.2 GB/s: 128.6 ns.
+python3 - "$workdir/vecadd.mc.report/report.json" <<'PY' || fail=1
+import json, sys
+cs = json.load(open(sys.argv[1]))["copies"]
+pcie = 2000 + 200000 / 31.5
+mset = 200000 / (5120 / 8 * 2 * 1215e6) * 1e9
+want = [("HtoD", pcie), ("HtoD", pcie), ("memset", mset), ("DtoH", pcie)]
+got = [(c["kind"], c["bytes"], c["simulated_ns"]) for c in cs]
+ok = len(cs) == len(want) and all(c["bytes"] == 200000 and c["kind"] == k and abs(c["simulated_ns"] - ns) < 0.01
+                                  for c, (k, ns) in zip(cs, want))
+print(("ok " if ok else "BAD") + f" copies {got} (expected {want})")
+sys.exit(0 if ok else 1)
+PY
 run transpose ILi1E l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum=0 "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum>=1"
 run transpose ILi0E l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum=58000
 [[ $fail == 0 ]] && echo "PASS: memory counters" || { echo "FAIL: memory counters"; exit 1; }
