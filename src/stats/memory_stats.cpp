@@ -39,7 +39,8 @@ std::vector<std::pair<std::string, double>> MemoryStats::metrics(double s) const
       {"dram__bytes_read.sum.per_second", per_s(double(dram_bytes_read), s)},
       {"dram__bytes_write.sum.per_second", per_s(double(dram_bytes_write), s)},
       {"lts__t_bytes.sum.per_second", per_s(32.0 * double(l2_sectors_read + l2_sectors_write + l2_sectors_atom), s)},
-      {"l1tex__m_xbar2l1tex_read_bytes.sum", double(xbar_bytes)},
+      {"l1tex__m_xbar2l1tex_read_bytes.sum", double(xbar_read_bytes)},
+      {"l1tex__m_l1tex2xbar_write_bytes.sum", double(xbar_write_bytes)},
       {"smsp__average_load_latency", load_latency_count ? double(load_latency_sum) / double(load_latency_count) : 0.0},
   };
 }

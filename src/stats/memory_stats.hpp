@@ -41,7 +41,8 @@ struct MemoryStats {
   uint64_t dram_bytes_read = 0;         // dram__bytes_read.sum
   uint64_t dram_bytes_write = 0;        // dram__bytes_write.sum
   // crossbar
-  uint64_t xbar_bytes = 0;              // both directions
+  uint64_t xbar_read_bytes = 0;         // l1tex__m_xbar2l1tex_read_bytes.sum: data L2 returns to L1
+  uint64_t xbar_write_bytes = 0;        // l1tex__m_l1tex2xbar_write_bytes.sum: requests and store data to L2
   // load latency (global/local loads, issue to data): sum and log2 histogram
   uint64_t load_latency_sum = 0, load_latency_count = 0;
   std::array<uint64_t, 16> load_latency_hist{};  // bucket b: [2^b, 2^(b+1)) cycles, last open

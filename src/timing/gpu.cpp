@@ -121,7 +121,19 @@ std::vector<stats::KernelStats> Gpu::run(std::vector<KernelLaunch*> launches) {
     uint64_t next = kNever;
     for (auto& s : sms) next = std::min(next, s->next_event());
     const uint64_t mem_next = mem_->next_event();
-    if (next == kNever && mem_next == kNever) break;  // nothing can ever issue again (reported as a deadlock by the SM)
+    if (next == kNever && mem_next == kNever) {
+      // Nothing can ever issue again and no memory request is in flight: unfinished kernels are
+      // stuck (barrier deadlocks are reported by the SM with their details; this catches the rest).
+      for (auto& r : runs)
+        if (!r->stopped && r->retired_ctas < r->total_ctas && r->ls->fault.kind == func::FaultKind::None) {
+          r->ls->fault.kind = func::FaultKind::Deadlock;
+          r->ls->fault.message = fmt::format("no warp can issue and no memory request is in flight ({} of {} CTAs done)",
+                                             r->retired_ctas, r->total_ctas);
+          r->stopped = true;
+          faulted = true;
+        }
+      break;
+    }
     t = std::max(t, std::min(next, mem_next));
     // Memory events of this cycle first: responses may make warps ready in it.
     mem_->advance(t);
@@ -159,7 +171,8 @@ std::vector<stats::KernelStats> Gpu::run(std::vector<KernelLaunch*> launches) {
     if (r->mem_end > r->end && r->end) t = std::max(t, r->mem_end), r->end = r->mem_end;
   mem_->detach_all();
   mem_->drain();
-  now_ = t + 1;
+  // The next run starts after everything this one left in flight (write-backs included).
+  now_ = std::max(t + 1, mem_->now() + 1);
 
   // Statistics.
   uint64_t warp_cycles = 0, active = 0;

@@ -95,11 +95,12 @@ void Sm::dispatch(KernelRun& k, func::Dim3 cta_id, uint64_t start) {
   // The L1 gets what the shared-memory carve-out leaves; it is resized (and emptied) only when
   // the SM is idle, as the driver reconfigures the carve-out between kernels.
   if (ctas_.empty() && l1_carveout_ != k.l1_carveout) {
+    const bool first = l1_carveout_ == ~0u;
     l1_carveout_ = k.l1_carveout;
     uint32_t cap = m_.l1_shared_bytes > l1_carveout_ ? m_.l1_shared_bytes - l1_carveout_ : 0;
-    l1_.configure(cap, m_.l1.line, m_.l1.assoc, m_.l1.max_outstanding);
-    miss_queue_.clear();
-    miss_head_ = 0;
+    // Requests of retired warps may still be in flight: they keep their miss-status entries.
+    if (first) l1_.configure(cap, m_.l1.line, m_.l1.assoc, m_.l1.max_outstanding);
+    else l1_.resize(cap, m_.l1.line, m_.l1.assoc);
   }
   auto slot = std::make_unique<CtaSlot>();
   slot->kernel = &k;
@@ -119,6 +120,11 @@ void Sm::dispatch(KernelRun& k, func::Dim3 cta_id, uint64_t start) {
     w->sb = Scoreboard(m_.scoreboard_entries);
     w->uid = next_uid_++;
     by_uid_[w->uid] = w.get();
+    // A warp slot of the SM: where its local memory lives.
+    w->slot = 0;
+    while (w->slot < slot_used_.size() && slot_used_[w->slot]) ++w->slot;
+    if (w->slot == slot_used_.size()) slot_used_.push_back(false);
+    slot_used_[w->slot] = true;
     w->stall_from = start;
     subs_[w->sub_core].warps.push_back(w.get());
     slot->warps.push_back(w.get());
@@ -317,7 +323,10 @@ void Sm::retire_cta(CtaSlot* c, uint64_t t) {
     if (sc.greedy && sc.greedy->cta == c) sc.greedy = nullptr;
     if (sc.rr >= sc.warps.size()) sc.rr = 0;
   }
-  for (auto* w : c->warps) by_uid_.erase(w->uid);
+  for (auto* w : c->warps) {
+    by_uid_.erase(w->uid);
+    if (w->slot < slot_used_.size()) slot_used_[w->slot] = false;
+  }
   warp_pool_.erase(std::remove_if(warp_pool_.begin(), warp_pool_.end(), [&](auto& w) { return w->cta == c; }),
                    warp_pool_.end());
   ++k.retired_ctas;
@@ -411,7 +420,7 @@ uint64_t Sm::memory_issue(WarpCtx& w, const InstrTiming& it, uint64_t t) {
   // Global and local memory through L1TEX. Local memory is interleaved across the warp's lanes.
   static thread_local std::vector<func::MemAccess> acc;
   acc.clear();
-  const uint64_t local_base = kLocalRegion + (uint64_t(id_) * m_.max_warps + w.uid % m_.max_warps) * (64ull << 20);
+  const uint64_t local_base = kLocalRegion + (uint64_t(id_) * m_.max_warps + w.slot) * (64ull << 20);
   bool local = false;
   for (auto& a : trace_.acc) {
     if (a.space == func::TraceSpace::Global) acc.push_back(a);
@@ -422,7 +431,7 @@ uint64_t Sm::memory_issue(WarpCtx& w, const InstrTiming& it, uint64_t t) {
       local = true;
     }
   }
-  coalesce(acc, m_.l1.line, m_.l1.sector, lines_);
+  coalesce(acc, m_.l1.line, m_.l1.sector, lines_, it.cls == OpClass::AtomGlobal);
   uint32_t sectors = 0;
   for (auto& l : lines_) sectors += uint32_t(std::popcount(l.sectors));
   const uint64_t wavefronts = std::max<uint64_t>(
@@ -456,7 +465,7 @@ uint64_t Sm::memory_issue(WarpCtx& w, const InstrTiming& it, uint64_t t) {
     tr.pending = uint32_t(lines_.size());
     for (auto& l : lines_) {
       uint64_t at = translate(l.line * m_.l1.line, t, ctr) + m_.l1.miss_latency;
-      send_miss(QueuedMiss{l.line, physical_line(l.line * m_.l1.line), l.sectors, it.mem, tid, &ctr, true}, at);
+      send_miss(QueuedMiss{l.line, physical_line(l.line * m_.l1.line), l.sectors, it.mem, tid, &ctr, true, at}, at);
     }
     if (!trackers_[tid].pending) {
       trackers_[tid].live = false;
@@ -508,7 +517,7 @@ uint64_t Sm::memory_issue(WarpCtx& w, const InstrTiming& it, uint64_t t) {
       ++trackers_[tid].pending;
       uint64_t at = translate(l.line * m_.l1.line, t, ctr) + m_.l1.miss_latency;
       send_miss(QueuedMiss{l.line, physical_line(l.line * m_.l1.line), miss,
-                           lookup ? it.mem : uint8_t(it.mem & ~kMemL1Allocate), tid, &ctr, false},
+                           lookup ? it.mem : uint8_t(it.mem & ~kMemL1Allocate), tid, &ctr, false, at},
                 at);
     }
   }
@@ -541,7 +550,10 @@ void Sm::on_response(uint32_t tag, uint64_t t) {
     waiters = l1_.complete(tag);
     for (uint32_t id : waiters) part_done(id);
     // A miss-status entry is free: queued misses go out, and the load/store unit reopens.
-    while (miss_head_ < miss_queue_.size() && !l1_.full()) send_entry(miss_queue_[miss_head_++], t);
+    while (miss_head_ < miss_queue_.size() && !l1_.full()) {
+      const QueuedMiss& q = miss_queue_[miss_head_++];
+      send_entry(q, std::max(t, q.at));
+    }
     if (miss_head_ >= miss_queue_.size()) {
       miss_queue_.clear();
       miss_head_ = 0;
@@ -551,11 +563,11 @@ void Sm::on_response(uint32_t tag, uint64_t t) {
       }
     }
   }
-  uint64_t floor = ticked_ ? std::max(t, last_tick_ + 1) : t;
-  uint64_t n = kNever;
-  for (auto& w : warp_pool_)
-    if (!w->finished && !w->waiting) n = std::min(n, std::max(w->ready_at, floor));
-  next_event_ = n;
+  // Only warps this response touched changed; an earlier next_event_ is at worst early (the tick
+  // then finds nothing and recomputes).
+  const uint64_t floor = ticked_ ? std::max(t, last_tick_ + 1) : t;
+  if (woken_ != kNever) next_event_ = std::min(next_event_, std::max(woken_, floor));
+  woken_ = kNever;
 }
 
 void Sm::tracker_done(uint32_t id, uint64_t t) {
@@ -586,6 +598,7 @@ void Sm::refresh_deps(WarpCtx& w, uint64_t now) {
   const InstrTiming& it = w.next ? *w.next : kDefaultTiming;
   w.dep_ready = dependencies(w.sb, it, w.dep_reason);
   w.ready_at = std::max({now, w.dep_ready, w.fetch_ready, w.hold_until});
+  woken_ = std::min(woken_, w.ready_at);
 }
 
 void Sm::recompute_next(uint64_t t) {

@@ -75,6 +75,7 @@ struct WarpCtx {
   stats::Stall throttle_reason = stats::Stall::MathPipeThrottle;
   uint64_t last_line = ~0ull;  // instruction-cache line of the last fetch
   uint64_t uid = 0;            // names the warp to memory responses that may outlive it
+  uint32_t slot = 0;           // warp slot in the SM (its local-memory window)
   uint32_t async_pending = 0;  // cp.async copies in flight
   uint64_t async_done = 0;     // when the last finished one landed
   bool async_waiting = false;  // held at cp.async.wait until async_pending is 0
@@ -152,6 +153,7 @@ class Sm : public MemClient {
     uint32_t tracker;
     stats::MemoryStats* ctr;
     bool write;
+    uint64_t at;  // the cycle it was ready to leave (translation and miss path done)
   };
   void send_miss(const QueuedMiss& q, uint64_t t);
   void send_entry(const QueuedMiss& q, uint64_t t);
@@ -173,6 +175,7 @@ class Sm : public MemClient {
   size_t miss_head_ = 0;
   uint64_t next_uid_ = 1;
   std::unordered_map<uint64_t, WarpCtx*> by_uid_;
+  std::vector<bool> slot_used_;
   std::vector<std::unique_ptr<CtaSlot>> ctas_;
   std::vector<std::unique_ptr<WarpCtx>> warp_pool_;
   uint64_t age_ = 0;
@@ -181,6 +184,7 @@ class Sm : public MemClient {
   uint64_t next_event_ = kNever;
   uint32_t issue_period_ = 1;
   uint64_t last_tick_ = 0;
+  uint64_t woken_ = ~0ull;  // earliest ready_at among warps refreshed by the current response
   bool ticked_ = false;
   bool fault_ = false;
   // occupancy integrals

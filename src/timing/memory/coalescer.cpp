@@ -6,7 +6,7 @@
 namespace warpsim::timing {
 
 void coalesce(const std::vector<func::MemAccess>& acc, uint32_t line_bytes, uint32_t sector_bytes,
-              std::vector<LineAccess>& out) {
+              std::vector<LineAccess>& out, bool count_distinct) {
   out.clear();
   // Addresses seen per line, to count distinct ones (atomics); small linear sets: a warp has at
   // most 32 lanes x a few accesses.
@@ -15,7 +15,8 @@ void coalesce(const std::vector<func::MemAccess>& acc, uint32_t line_bytes, uint
   for (const func::MemAccess& a : acc) {
     uint64_t first = a.addr / line_bytes, last = (a.addr + std::max<uint16_t>(a.bytes, 1) - 1) / line_bytes;
     for (uint64_t line = first; line <= last; ++line) {
-      size_t k = 0;
+      // Neighbouring lanes usually share the last line touched: look there first.
+      size_t k = !out.empty() && out.back().line == line ? out.size() - 1 : 0;
       while (k < out.size() && out[k].line != line) ++k;
       if (k == out.size()) out.push_back(LineAccess{line, 0, 0, 0, 0});
       LineAccess& la = out[k];
@@ -24,6 +25,7 @@ void coalesce(const std::vector<func::MemAccess>& acc, uint32_t line_bytes, uint
         la.sectors |= 1u << s;
       la.lanes |= 1u << (a.lane & 31);
       ++la.accesses;
+      if (!count_distinct) continue;
       bool dup = false;
       for (auto& [kk, ad] : seen)
         if (kk == k && ad == a.addr) {

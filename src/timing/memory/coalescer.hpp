@@ -25,8 +25,9 @@ struct LineAccess {
 
 // Groups the accesses of one instruction into lines, in first-touch order. `addr_of` maps an
 // access to the address the memory system sees (local memory is interleaved across lanes).
+// `distinct` is counted only with count_distinct (atomics need it; it costs a search per access).
 void coalesce(const std::vector<func::MemAccess>& acc, uint32_t line_bytes, uint32_t sector_bytes,
-              std::vector<LineAccess>& out);
+              std::vector<LineAccess>& out, bool count_distinct = true);
 
 // The address of local-memory word `addr` of lane `lane` of the warp whose local window starts
 // at `warp_base`: local memory is interleaved so that the same local address across a warp's

@@ -35,6 +35,12 @@ class L1Cache {
     for (uint32_t i = entries; i-- > 0;) free_.push_back(i);
     by_line_.clear();
   }
+  // A new capacity for the tags (a different shared-memory carve-out); requests in flight keep
+  // their miss-status entries.
+  void resize(uint32_t capacity_bytes, uint32_t line, uint32_t assoc) {
+    line_ = line;
+    tags_.configure(uint64_t(capacity_bytes / line) / assoc * assoc, assoc, false);
+  }
   uint32_t capacity_bytes() const { return uint32_t(tags_.lines() * line_); }
   bool enabled() const { return tags_.enabled(); }
   // Valid sectors among `sectors`.
@@ -97,7 +103,7 @@ class L1Cache {
     return en.waiters;
   }
   bool valid_entry(uint32_t e) const { return e < entries_.size() && entries_[e].busy; }
-  void invalidate(uint64_t line) { tags_.invalidate(line); }
+  void invalidate(uint64_t line) { (void)tags_.invalidate(line); }
   void clear_inflight() {
     for (uint32_t i = 0; i < entries_.size(); ++i)
       if (entries_[i].busy) {

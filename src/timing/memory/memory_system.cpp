@@ -21,7 +21,8 @@ namespace warpsim::timing {
 namespace {
 constexpr uint64_t kNone = ~0ull;
 
-enum class Ev : uint8_t { AtSlice, FarProbe, FarReturn, AtSm, ToDram };
+// Send/Respond book the crossbar when the message is ready, so ports are booked in time order.
+enum class Ev : uint8_t { Send, AtSlice, FarProbe, FarReturn, Respond, AtSm, ToDram };
 
 struct Event {
   uint64_t t;
@@ -72,6 +73,7 @@ struct MemorySystem::Impl {
   std::vector<std::vector<uint64_t>> walkers;
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> q;
   uint64_t seq = 0;
+  uint64_t now = 0;  // the last cycle advance() reached
   std::vector<Req> reqs;
   std::vector<uint32_t> free_reqs;
   std::vector<DramTxn> txns;
@@ -215,17 +217,25 @@ struct MemorySystem::Impl {
       uint64_t start = std::max(t, sl.atomic_free);
       sl.atomic_free = start + (q.r.ops + m.l2.atomic_ops_per_clk - 1) / m.l2.atomic_ops_per_clk;
       t = start + q.r.ops / m.l2.atomic_ops_per_clk;
-      if (l2_on) evicted(s, sl.tags.write(q.r.line, q.r.sectors), q.r.ctr, t);
-      else
+      if (l2_on) {
+        uint32_t far_dirty = parts > 1 ? slices[other(s)].tags.invalidate(q.r.line) : 0;
+        evicted(s, sl.tags.write(q.r.line, q.r.sectors | far_dirty), q.r.ctr, t);
+      } else {
         dram_txns(s, q.r.line, q.r.sectors, true, q.r.ctr, t);
+      }
     }
     if (!q.r.respond) {
       free_req(rid);
       return;
     }
-    uint32_t bytes = m.xbar.header_bytes + (q.r.kind == MemOpKind::Write ? 0 : uint32_t(std::popcount(q.r.sectors)) * sector_bytes());
-    if (q.r.ctr) q.r.ctr->xbar_bytes += bytes;
-    uint64_t at = xbar.to_gpc(q.entry_slice, sm_gpc[q.r.sm], bytes, t);
+    push(Ev::Respond, t, rid, q.entry_slice);
+  }
+  // The answer leaves slice s for its SM's GPC.
+  void respond(uint32_t rid, uint64_t t) {
+    Req& q = reqs[rid];
+    uint32_t data = q.r.kind == MemOpKind::Write ? 0 : uint32_t(std::popcount(q.r.sectors)) * sector_bytes();
+    if (q.r.ctr) q.r.ctr->xbar_read_bytes += data;
+    uint64_t at = xbar.to_gpc(q.entry_slice, sm_gpc[q.r.sm], m.xbar.header_bytes + data, t);
     push(Ev::AtSm, at, rid, q.entry_slice);
   }
 
@@ -244,8 +254,9 @@ struct MemorySystem::Impl {
     if (r.kind == MemOpKind::Write) {
       if (r.ctr) r.ctr->l2_sectors_write += n;
       if (l2_on) {
-        evicted(s, sl.tags.write(r.line, r.sectors, r.evict_first), r.ctr, t);
-        if (parts > 1) slices[other(s)].tags.invalidate(r.line);
+        // The far copy goes; its dirty sectors (a victim moved there) stay dirty here.
+        uint32_t far_dirty = parts > 1 ? slices[other(s)].tags.invalidate(r.line) : 0;
+        evicted(s, sl.tags.write(r.line, r.sectors | far_dirty, r.evict_first), r.ctr, t);
       } else {
         dram_txns(s, r.line, r.sectors, true, r.ctr, t);
       }
@@ -257,6 +268,7 @@ struct MemorySystem::Impl {
     if (r.ctr) {
       (r.kind == MemOpKind::Atomic ? r.ctr->l2_sectors_atom : r.ctr->l2_sectors_read) += n;
       r.ctr->l2_sector_hits += uint32_t(std::popcount(hit));
+      r.ctr->l2_sector_misses += uint32_t(std::popcount(r.sectors & ~hit));
     }
     reqs[rid].ready = tagged;
     if (!miss) {
@@ -277,7 +289,6 @@ struct MemorySystem::Impl {
       push(Ev::FarProbe, tagged + m.l2.far_latency / 2, p, other(s));
       return;
     }
-    if (r.ctr) r.ctr->l2_sector_misses += uint32_t(std::popcount(fetch));
     dram_txns(s, r.line, fetch, false, r.ctr, tagged);
   }
 
@@ -293,10 +304,6 @@ struct MemorySystem::Impl {
     Req p = reqs[pid];
     free_req(pid);
     uint32_t miss = p.r.sectors & ~p.hit;
-    if (p.r.ctr) {
-      p.r.ctr->l2_sector_hits += uint32_t(std::popcount(p.hit));
-      p.r.ctr->l2_sector_misses += uint32_t(std::popcount(miss));
-    }
     if (miss) dram_txns(s, p.r.line, miss, false, p.r.ctr, t);
     if (p.hit) arrived(s, p.r.line, p.hit, t, true);
   }
@@ -387,11 +394,7 @@ void MemorySystem::send(const MemRequest& r, uint64_t t) {
   uint32_t id = s.new_req(r);
   uint32_t slice = slice_for(r.sm, r.line);
   s.reqs[id].entry_slice = slice;
-  uint32_t n = uint32_t(std::popcount(r.sectors));
-  uint32_t bytes = s.m.xbar.header_bytes + (r.kind == MemOpKind::Read ? 0 : n * s.m.l2.sector);
-  if (r.ctr) r.ctr->xbar_bytes += bytes;
-  uint64_t at = s.xbar.to_slice(s.sm_gpc[r.sm < s.sm_gpc.size() ? r.sm : 0], slice, bytes, t);
-  s.push(Ev::AtSlice, at, id, slice);
+  s.push(Ev::Send, std::max(t, s.now), id, slice);
 }
 
 void MemorySystem::advance(uint64_t t) {
@@ -401,7 +404,10 @@ void MemorySystem::advance(uint64_t t) {
     uint64_t ce = s.ctrl_next();
     uint64_t n = std::min(qe, ce);
     if (n == kNone || n > t) break;
-    if (ce <= qe) {
+    // Queue events of a cycle first (they push requests into the controllers), then the
+    // controllers (controller.hpp: push before advance in the same cycle).
+    if (ce < qe) {
+      s.now = std::max(s.now, n);
       for (size_t c = 0; c < s.ctrls.size(); ++c) {
         if (s.cnext[c] > n) continue;
         s.done.clear();
@@ -413,7 +419,18 @@ void MemorySystem::advance(uint64_t t) {
     }
     Event e = s.q.top();
     s.q.pop();
+    s.now = std::max(s.now, e.t);
     switch (e.type) {
+      case Ev::Send: {
+        // The request leaves its GPC's port when it is free and crosses to its slice.
+        const MemRequest& r = s.reqs[e.req].r;
+        uint32_t bytes = s.m.xbar.header_bytes + (r.kind == MemOpKind::Read ? 0 : uint32_t(std::popcount(r.sectors)) * s.m.l2.sector);
+        if (r.ctr) r.ctr->xbar_write_bytes += bytes;
+        uint64_t at = s.xbar.to_slice(s.sm_gpc[r.sm < s.sm_gpc.size() ? r.sm : 0], e.slice, bytes, e.t);
+        s.push(Ev::AtSlice, at, e.req, e.slice);
+        break;
+      }
+      case Ev::Respond: s.respond(e.req, e.t); break;
       case Ev::AtSlice: s.at_slice(e.req, e.slice, e.t); break;
       case Ev::FarProbe: s.far_probe(e.req, e.slice, e.t); break;
       case Ev::FarReturn: s.far_return(e.req, e.slice, e.t); break;
@@ -435,6 +452,7 @@ uint64_t MemorySystem::next_event() const {
 }
 
 bool MemorySystem::idle() const { return next_event() == kNone; }
+uint64_t MemorySystem::now() const { return p_->now; }
 
 void MemorySystem::detach_all() {
   std::fill(p_->clients.begin(), p_->clients.end(), nullptr);

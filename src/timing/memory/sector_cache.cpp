@@ -80,9 +80,13 @@ SectorCache::Victim SectorCache::write(uint64_t line, uint32_t sectors, bool evi
   return v;
 }
 
-void SectorCache::invalidate(uint64_t line) {
-  if (!sets_) return;
-  if (Way* w = find(line)) w->valid = w->dirty = 0;
+uint32_t SectorCache::invalidate(uint64_t line) {
+  if (!sets_) return 0;
+  Way* w = find(line);
+  if (!w) return 0;
+  uint32_t d = w->dirty;
+  w->valid = w->dirty = 0;
+  return d;
 }
 
 void SectorCache::clear() {

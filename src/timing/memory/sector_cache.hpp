@@ -32,7 +32,8 @@ class SectorCache {
   Victim fill(uint64_t line, uint32_t sectors, bool evict_first = false);
   // Marks sectors dirty (allocating, as a write-allocate with byte masks needs no fetch).
   Victim write(uint64_t line, uint32_t sectors, bool evict_first = false);
-  void invalidate(uint64_t line);
+  // Drops the line; returns its dirty sectors (the caller decides where they go).
+  uint32_t invalidate(uint64_t line);
   void clear();
   // Lines currently valid (for tests).
   uint64_t valid_lines() const;
