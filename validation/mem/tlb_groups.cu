@@ -48,13 +48,31 @@ __global__ void k_random_lines(const unsigned* __restrict__ base, unsigned lines
     else if (mode == 3) half = c_half[rd_smid() & 1023u];
     const u64 first_line = (u64)half * lines_per_window;
     unsigned acc = 0, bad = 0;
-#pragma unroll 4
-    for (int r = 0; r < reads; ++r) {
+    // Four independent loads are issued before any of their values is used, and the check is
+    // branch-free: the PTX then keeps several loads in flight per warp even without ptxas's
+    // scheduling (a simulator that runs PTX issues in PTX order; SASS would hoist the loads anyway).
+    int r = 0;
+    for (; r + 4 <= reads; r += 4) {
+        u64 word[4];
+        unsigned v[4];
+#pragma unroll
+        for (int k = 0; k < 4; ++k) {
+            u64 h = mix64((gw << 24) ^ (u64)(r + k) ^ seed);
+            word[k] = (first_line + __umulhi((unsigned)h, lines_per_window)) * 32 + lane;
+        }
+#pragma unroll
+        for (int k = 0; k < 4; ++k) v[k] = __ldg(&base[word[k]]);
+#pragma unroll
+        for (int k = 0; k < 4; ++k) {
+            bad += (unsigned)(v[k] != (unsigned)word[k]) & (unsigned)!(allow_zero && v[k] == 0);
+            acc += v[k];
+        }
+    }
+    for (; r < reads; ++r) {
         u64 h = mix64((gw << 24) ^ (u64)r ^ seed);
-        u64 line = first_line + __umulhi((unsigned)h, lines_per_window);
-        u64 word = line * 32 + lane;
-        unsigned v = base[word];
-        if (v != (unsigned)word && !(allow_zero && v == 0)) ++bad;
+        u64 word = (first_line + __umulhi((unsigned)h, lines_per_window)) * 32 + lane;
+        unsigned v = __ldg(&base[word]);
+        bad += (unsigned)(v != (unsigned)word) & (unsigned)!(allow_zero && v == 0);
         acc += v;
     }
     if (bad) atomicAdd(mismatches, (unsigned long long)bad);
