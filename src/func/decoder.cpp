@@ -1,4 +1,5 @@
 #include "func/decoder.hpp"
+#include "func/schedule.hpp"
 
 #include <fmt/format.h>
 
@@ -481,7 +482,10 @@ DecodeResult decode(const Module& m, const VariableAddresses& vars) {
     d.entry_pc = uint32_t(prog.code.size());
     for (auto& l : f.labels) impl.label_pcs.push_back(d.entry_pc + l.instr);
 
-    for (uint32_t ii = 0; ii < f.instrs.size(); ++ii) {
+    // Loads hoisted within their blocks as ptxas schedules them (func/schedule.hpp).
+    const std::vector<uint32_t> order = schedule_loads(f);
+    for (uint32_t k = 0; k < f.instrs.size(); ++k) {
+      const uint32_t ii = order[k];
       const Instruction& ins = f.instrs[ii];
       DecodeCtx ctx{prog, m, f, d, fi, {}, &impl};
       DInstr out;
