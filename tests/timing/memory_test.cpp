@@ -13,6 +13,7 @@
 #include "timing/memory/memory_system.hpp"
 #include "timing/memory/sector_cache.hpp"
 #include "timing/memory/tlb.hpp"
+#include "test_memory.hpp"
 
 namespace warpsim::timing {
 namespace {
@@ -154,43 +155,11 @@ config::Machine mem_machine() {
   m.tpcs_per_gpc = {1, 1};
   m.sms_per_tpc = 2;
   m.sm_clock_mhz = 1000;
-  m.mem_clock_mhz = 1000;
-  m.tlb.page_bytes = 2 << 20;
-  m.tlb.l1_entries = m.tlb.l1_assoc = 16;
-  m.tlb.l2_entries = 1024;
-  m.tlb.l2_assoc = 16;
-  m.tlb.groups_per_gpc = 1;
-  m.tlb.walkers = 2;
-  m.tlb.walk_latency = 100;
-  m.tlb.l2_latency = 10;
-  m.xbar = {20, 256, 64, 16};
-  m.l2_bytes = 1 << 20;
+  set_test_memory(m);
+  // Two partitions, a visible far hop and L2 TLB latency for the tests below.
   m.l2.partitions = 2;
-  m.l2.slices = 4;
-  m.l2.hit_latency = 50;
   m.l2.far_latency = 60;
-  m.l2.dram_latency = 100;
-  m.l2.bytes_per_clk = 64;
-  m.l2.max_outstanding = 64;
-  auto& d = m.dram;
-  d.controllers = 2;
-  d.channels_per_controller = 2;
-  d.pseudo_channels = 2;
-  d.bank_groups = 4;
-  d.banks_per_group = 4;
-  d.rows = 16384;
-  d.row_bytes = 1024;
-  d.access_bytes = 32;
-  d.bus_bits_per_pseudo_channel = 64;
-  d.burst_length = 4;
-  d.interleave_bytes = 256;
-  d.read_queue = d.write_queue = 64;
-  d.write_high_watermark = 24;
-  d.write_low_watermark = 8;
-  d.write_max_wait = 1000;
-  d.row_hit_cap = 16;
-  d.refresh = config::DramRefresh::None;
-  d.timing = {14, 14, 33, 14, 4, 4, 16, 2, 4, 4, 6, 16, 4, 8, 4, 350, 160, 3900};
+  m.tlb.l2_latency = 10;
   return m;
 }
 
