@@ -197,7 +197,7 @@ struct MemorySystem::Impl {
       uint32_t f = other(s);
       SectorCache::Victim v2 = slices[f].tags.fill(v.line, v.sectors, false);
       if (v.dirty) slices[f].tags.write(v.line, v.dirty);
-      write_back(f, v2, ctr, t);
+      write_back(s, v2, ctr, t);  // counted against the slice whose eviction caused it (its back-pressure)
       return;
     }
     write_back(s, v, ctr, t);
