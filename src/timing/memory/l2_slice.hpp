@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <unordered_map>
 #include <vector>
 
@@ -25,7 +26,7 @@ struct L2Slice {
   uint64_t atomic_free = 0;   // its atomic unit
   uint32_t outstanding = 0;   // DRAM transactions (fills and write-backs) in flight
   std::unordered_map<uint64_t, Miss> misses;  // by line
-  std::vector<uint32_t> stalled;              // requests waiting for `outstanding` to drop
+  std::deque<uint32_t> stalled;               // requests waiting for `outstanding` to drop (FIFO)
 };
 
 }  // namespace warpsim::timing

@@ -153,10 +153,11 @@ struct MemorySystem::Impl {
     free_txns.push_back(id);
     L2Slice& sl = slices[x.slice];
     --sl.outstanding;
-    if (!sl.stalled.empty() && sl.outstanding < m.l2.max_outstanding) {
-      // Room again: the requests the slice turned away try again now.
-      for (uint32_t r : sl.stalled) push(Ev::AtSlice, t, r, x.slice);
-      sl.stalled.clear();
+    // Room again: the requests the slice turned away go on, oldest first, while it has room.
+    while (!sl.stalled.empty() && sl.outstanding < m.l2.max_outstanding) {
+      uint32_t r = sl.stalled.front();
+      sl.stalled.pop_front();
+      at_slice(r, x.slice, t);
     }
     if (x.write) return;
     arrived(x.slice, x.line, x.sectors, t + (m.l2.dram_latency - m.l2.dram_latency / 2), false);
