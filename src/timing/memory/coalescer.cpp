@@ -47,25 +47,35 @@ uint32_t shared_wavefronts(const std::vector<func::MemAccess>& acc, uint32_t ban
   uint32_t lane_bytes = 1;
   for (auto& a : acc) lane_bytes = std::max<uint32_t>(lane_bytes, a.bytes);
   const uint32_t lanes_per_phase = std::max<uint32_t>(1, std::min<uint32_t>(32, row_bytes / std::max(lane_bytes, bank_bytes)));
+  // Distinct words per bank in the current phase, in fixed arrays (no allocation: this runs for
+  // every shared-memory instruction). A phase touches at most 32 lanes x 4 words.
+  constexpr uint32_t kMaxBanks = 64, kMaxWords = 128;
+  const uint32_t nb = std::min(banks, kMaxBanks);
+  uint64_t words[kMaxBanks][8];
+  uint8_t count[kMaxBanks];
   uint32_t total = 0;
-  // Words per bank in the current phase (distinct word addresses).
-  static thread_local std::vector<std::vector<uint64_t>> words;
-  words.assign(banks, {});
   for (uint32_t phase_lo = 0; phase_lo < 32; phase_lo += lanes_per_phase) {
-    for (auto& w : words) w.clear();
-    bool any = false;
+    std::fill(count, count + nb, uint8_t(0));
+    uint32_t worst = 0, seen = 0;
     for (auto& a : acc) {
       if (a.lane < phase_lo || a.lane >= phase_lo + lanes_per_phase) continue;
-      any = true;
-      for (uint64_t b = a.addr / bank_bytes; b <= (a.addr + std::max<uint16_t>(a.bytes, 1) - 1) / bank_bytes; ++b) {
-        auto& w = words[b % banks];
-        if (std::find(w.begin(), w.end(), b) == w.end()) w.push_back(b);
+      for (uint64_t w = a.addr / bank_bytes; w <= (a.addr + std::max<uint16_t>(a.bytes, 1) - 1) / bank_bytes; ++w) {
+        if (++seen > kMaxWords) break;
+        const uint32_t bk = uint32_t(w % banks) % nb;
+        uint8_t& c = count[bk];
+        bool dup = false;
+        for (uint8_t i = 0; i < std::min<uint8_t>(c, 8); ++i)
+          if (words[bk][i] == w) {
+            dup = true;
+            break;
+          }
+        if (dup) continue;
+        if (c < 8) words[bk][c] = w;
+        ++c;  // beyond 8 distinct words a bank is counted without de-duplication
+        worst = std::max<uint32_t>(worst, c);
       }
     }
-    if (!any) continue;
-    size_t worst = 1;
-    for (auto& w : words) worst = std::max(worst, w.size());
-    total += uint32_t(worst);
+    total += worst;
   }
   return std::max<uint32_t>(1, total);
 }
