@@ -133,7 +133,10 @@ void Sm::dispatch(KernelRun& k, func::Dim3 cta_id, uint64_t start) {
   slot->live_warps = n;
   CtaSlot* c = slot.get();
   ctas_.push_back(std::move(slot));
-  for (auto* w : c->warps) prepare(*w, start);
+  for (auto* w : c->warps) {
+    prepare(*w, start);
+    subs_[w->sub_core].next_ready = std::min(subs_[w->sub_core].next_ready, w->ready_at);
+  }
   next_event_ = std::min(next_event_, start);
 }
 
@@ -599,12 +602,18 @@ void Sm::refresh_deps(WarpCtx& w, uint64_t now) {
   w.dep_ready = dependencies(w.sb, it, w.dep_reason);
   w.ready_at = std::max({now, w.dep_ready, w.fetch_ready, w.hold_until});
   woken_ = std::min(woken_, w.ready_at);
+  subs_[w.sub_core].next_ready = std::min(subs_[w.sub_core].next_ready, w.ready_at);
 }
 
 void Sm::recompute_next(uint64_t t) {
   uint64_t n = kNever;
+  for (auto& sc : subs_) sc.next_ready = kNever;
   for (auto& w : warp_pool_)
-    if (!w->finished && !w->waiting) n = std::min(n, std::max(w->ready_at, t + 1));
+    if (!w->finished && !w->waiting) {
+      n = std::min(n, std::max(w->ready_at, t + 1));
+      uint64_t& r = subs_[w->sub_core].next_ready;
+      r = std::min(r, w->ready_at);
+    }
   if (issue_period_ > 1 && n != kNever) n = (n + issue_period_ - 1) / issue_period_ * issue_period_;
   next_event_ = n;
 }
@@ -621,7 +630,8 @@ bool Sm::tick(uint64_t t) {
     return !fault_;
   }
   for (auto& sc : subs_) {
-    if (sc.warps.empty()) continue;
+    // A sub-core none of whose warps can be ready yet has nothing to look at.
+    if (sc.warps.empty() || sc.next_ready > t) continue;
     WarpCtx* pick = nullptr;
     if (m_.scheduler == config::SchedulerPolicy::Gto) {
       if (sc.greedy && eligible(*sc.greedy, sc, t)) pick = sc.greedy;

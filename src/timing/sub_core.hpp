@@ -20,6 +20,7 @@ struct SubCore {
   WarpCtx* greedy = nullptr;         // greedy-then-oldest: the warp that issued last
   size_t rr = 0;                     // loose round-robin: where the next search starts
   uint64_t issued = 0;
+  uint64_t next_ready = 0;           // no warp of this sub-core is ready before this cycle (a lower bound)
 };
 
 }  // namespace warpsim::timing
