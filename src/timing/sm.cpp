@@ -54,7 +54,6 @@ uint64_t dependencies(const Scoreboard& sb, const InstrTiming& it, Stall& reason
 }
 
 constexpr uint32_t kDirectTag = 0x80000000u;  // a response for a tracker, not an L1 miss entry
-constexpr uint64_t kLocalRegion = 0x00007e0000000000ull;
 }  // namespace
 
 Sm::Sm(const config::Machine& m, uint32_t id, MemorySystem* mem)
@@ -423,7 +422,8 @@ uint64_t Sm::memory_issue(WarpCtx& w, const InstrTiming& it, uint64_t t) {
   // Global and local memory through L1TEX. Local memory is interleaved across the warp's lanes.
   static thread_local std::vector<func::MemAccess> acc;
   acc.clear();
-  const uint64_t local_base = kLocalRegion + (uint64_t(id_) * m_.max_warps + w.slot) * (64ull << 20);
+  // Local memory as the memory system sees it: per SM warp slot, in the generic local window.
+  const uint64_t local_base = func::kLocalWindow + (uint64_t(id_) * m_.max_warps + w.slot) * (64ull << 20);
   bool local = false;
   for (auto& a : trace_.acc) {
     if (a.space == func::TraceSpace::Global) acc.push_back(a);
@@ -448,7 +448,7 @@ uint64_t Sm::memory_issue(WarpCtx& w, const InstrTiming& it, uint64_t t) {
   const bool async = it.cls == OpClass::CpAsync;
   const uint64_t page = k.ls->mem ? k.ls->mem->page_size() : 4096;
   auto physical_line = [&](uint64_t va) {
-    if (va >= kLocalRegion || !k.ls->mem) return va / m_.l1.line;
+    if (va >= func::kLocalWindow || !k.ls->mem) return va / m_.l1.line;
     mem::DeviceMemory::PageInfo pi = k.ls->mem->translate(va);
     uint64_t pa = pi.mapped ? pi.frame * page + (va & (page - 1)) : va;
     return pa / m_.l1.line;

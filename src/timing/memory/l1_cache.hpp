@@ -27,9 +27,7 @@ class L1Cache {
   };
 
   void configure(uint32_t capacity_bytes, uint32_t line, uint32_t assoc, uint32_t entries) {
-    line_ = line;
-    const uint64_t lines = capacity_bytes / line;
-    tags_.configure(lines / assoc * assoc, assoc, false);
+    resize(capacity_bytes, line, assoc);
     entries_.assign(entries, Entry{});
     free_.clear();
     for (uint32_t i = entries; i-- > 0;) free_.push_back(i);
@@ -38,10 +36,8 @@ class L1Cache {
   // A new capacity for the tags (a different shared-memory carve-out); requests in flight keep
   // their miss-status entries.
   void resize(uint32_t capacity_bytes, uint32_t line, uint32_t assoc) {
-    line_ = line;
     tags_.configure(uint64_t(capacity_bytes / line) / assoc * assoc, assoc, false);
   }
-  uint32_t capacity_bytes() const { return uint32_t(tags_.lines() * line_); }
   bool enabled() const { return tags_.enabled(); }
   // Valid sectors among `sectors`.
   uint32_t lookup(uint64_t line, uint32_t sectors) { return tags_.lookup(line, sectors); }
@@ -62,7 +58,6 @@ class L1Cache {
     return got;
   }
   bool full() const { return free_.empty(); }
-  uint32_t in_flight() const { return uint32_t(entries_.size() - free_.size()); }
   // A new miss-status entry (the caller checked !full()).
   // `joinable`: later misses may wait on it (loads); a store's entry only holds its place in
   // the write path until L2 accepts the data.
@@ -103,7 +98,6 @@ class L1Cache {
     return en.waiters;
   }
   bool valid_entry(uint32_t e) const { return e < entries_.size() && entries_[e].busy; }
-  void invalidate(uint64_t line) { (void)tags_.invalidate(line); }
   void clear_inflight() {
     for (uint32_t i = 0; i < entries_.size(); ++i)
       if (entries_[i].busy) {
@@ -115,7 +109,6 @@ class L1Cache {
 
  private:
   SectorCache tags_;
-  uint32_t line_ = 128;
   std::vector<Entry> entries_;
   std::vector<uint32_t> free_;
   std::unordered_map<uint64_t, std::vector<uint32_t>> by_line_;

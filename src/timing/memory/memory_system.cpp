@@ -36,7 +36,6 @@ struct Event {
 struct Req {
   MemRequest r;
   uint32_t entry_slice = 0;  // the slice in the SM's partition that serves it
-  uint32_t pending = 0;      // 1 while it waits for a fill
   uint64_t ready = 0;        // its answer's cycle so far
   uint32_t hit = 0;          // far probes: sectors the far partition had
 };
@@ -194,7 +193,7 @@ struct MemorySystem::Impl {
   // dirty, is written back to DRAM. With one partition a dirty victim goes straight to DRAM.
   void evicted(uint32_t s, const SectorCache::Victim& v, stats::MemoryStats* ctr, uint64_t t) {
     if (!v.valid) return;
-    if (parts > 1 && s / per_part == near_part_of_slice(s)) {
+    if (parts > 1) {
       uint32_t f = other(s);
       SectorCache::Victim v2 = slices[f].tags.fill(v.line, v.sectors, false);
       if (v.dirty) slices[f].tags.write(v.line, v.dirty);
@@ -203,7 +202,6 @@ struct MemorySystem::Impl {
     }
     write_back(s, v, ctr, t);
   }
-  uint32_t near_part_of_slice(uint32_t s) const { return s / per_part; }  // every slice is someone's near
   void write_back(uint32_t s, const SectorCache::Victim& v, stats::MemoryStats* ctr, uint64_t t) {
     if (!v.valid || !v.dirty) return;
     dram_txns(s, v.line, v.dirty, true, ctr, t);
@@ -452,7 +450,6 @@ uint64_t MemorySystem::next_event() const {
   return std::min(qe, p_->ctrl_next());
 }
 
-bool MemorySystem::idle() const { return next_event() == kNone; }
 uint64_t MemorySystem::now() const { return p_->now; }
 
 void MemorySystem::detach_all() {

@@ -61,7 +61,6 @@ class MemorySystem {
   // Processes every event up to and including cycle t.
   void advance(uint64_t t);
   uint64_t next_event() const;
-  bool idle() const;
   // The last cycle the memory system has advanced to (the clock a later run must not go behind).
   uint64_t now() const;
   // Forgets every SM (responses are dropped) and every request's counters; cache contents stay.

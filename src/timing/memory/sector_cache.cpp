@@ -89,15 +89,4 @@ uint32_t SectorCache::invalidate(uint64_t line) {
   return d;
 }
 
-void SectorCache::clear() {
-  for (auto& w : ways_) w = Way{};
-}
-
-uint64_t SectorCache::valid_lines() const {
-  uint64_t n = 0;
-  for (auto& w : ways_)
-    if (w.valid) ++n;
-  return n;
-}
-
 }  // namespace warpsim::timing

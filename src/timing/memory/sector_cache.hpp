@@ -34,9 +34,6 @@ class SectorCache {
   Victim write(uint64_t line, uint32_t sectors, bool evict_first = false);
   // Drops the line; returns its dirty sectors (the caller decides where they go).
   uint32_t invalidate(uint64_t line);
-  void clear();
-  // Lines currently valid (for tests).
-  uint64_t valid_lines() const;
 
  private:
   struct Way {

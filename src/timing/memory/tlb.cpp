@@ -33,8 +33,4 @@ void Tlb::insert(uint64_t vpn, uint64_t ready) {
   *best = Way{vpn, ready, tick_++};
 }
 
-void Tlb::clear() {
-  for (auto& w : ways_) w = Way{};
-}
-
 }  // namespace warpsim::timing

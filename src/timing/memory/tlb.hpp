@@ -16,8 +16,6 @@ class Tlb {
   uint64_t lookup(uint64_t vpn);
   // Inserts `vpn`, ready at `ready`, replacing the least recently used entry of its set.
   void insert(uint64_t vpn, uint64_t ready);
-  void clear();
-  uint64_t reach_pages() const { return ways_.size(); }
 
  private:
   struct Way {
