@@ -276,6 +276,12 @@ std::vector<InstrTiming> classify_program(const func::Program& prog, const confi
         break;
       case config::OpClass::Mbarrier:
         if (ins.op == Opcode::CpAsyncWaitGroup || ins.op == Opcode::CpAsyncWaitAll) t.mem |= kMemAsyncWait;
+        if (ins.op == Opcode::CpAsyncCommitGroup || ins.op == Opcode::CpAsyncWaitAll) t.mem |= kMemAsyncCommit;
+        if (ins.op == Opcode::CpAsyncWaitGroup && !ins.operands.empty() &&
+            ins.operands[0].kind == ptx::Operand::Kind::Imm)
+          t.wait_groups = uint8_t(std::clamp<int64_t>(ins.operands[0].ival, 0, 255));
+        if (ins.op == Opcode::CpAsyncMbarrierArrive) t.mem |= kMemAsyncArrive;
+        if (ins.op == Opcode::MbarrierTestWait || ins.op == Opcode::MbarrierTryWait) t.mem |= kMemBarrierWait;
         break;
       default: break;
     }

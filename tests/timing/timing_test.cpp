@@ -400,5 +400,116 @@ TEST(Memory, L2LatencyFollowsTheConfig) {
   EXPECT_NEAR(b - a, 40, 0.5);
 }
 
+// ---------------------------------------------------------------- asynchronous copies
+
+TEST(AsyncCopy, GroupsCompleteInAnyOrderAndWaitLeavesTheNewestInFlight) {
+  AsyncGroups g;
+  uint64_t a = g.add();
+  g.add();
+  g.commit();           // group a: two copies
+  uint64_t b = g.add();
+  g.commit();           // group b: one copy
+  uint64_t c = g.add();  // open group c (not committed)
+  EXPECT_EQ(g.ready(0), AsyncGroups::kInFlight);
+  g.complete(b, 50);  // b lands first
+  EXPECT_EQ(g.ready(1), AsyncGroups::kInFlight);  // a is older than the newest one
+  g.complete(a, 70);
+  EXPECT_EQ(g.ready(1), AsyncGroups::kInFlight);  // a still has a copy in flight
+  g.complete(a, 90);
+  EXPECT_EQ(g.ready(1), 90u);  // a done; b may stay in flight
+  EXPECT_EQ(g.ready(0), 90u);  // b landed at 50; the open group c does not count
+  g.commit();                  // wait_all commits c first
+  EXPECT_EQ(g.ready(0), AsyncGroups::kInFlight);
+  g.complete(c, 120);
+  EXPECT_EQ(g.ready(0), 120u);
+  g.commit();  // an empty group is complete at once
+  EXPECT_EQ(g.ready(0), 120u);
+  EXPECT_TRUE(g.idle());
+}
+
+// Every thread (4, one warp) does the same: a .cg load makes line A an L2 hit; then group 1 = a copy from A, group 2 = a copy
+// from line B (not in L2: DRAM). out[0] = cycles to `wait_group 1` (group 1 only), out[1] =
+// cycles to `wait_group 0`. With `mbar`, group 2's copy is tracked by an mbarrier instead
+// (cp.async.mbarrier.arrive + try_wait), and out[1] is the cycles to the successful try_wait.
+std::string async_kernel(bool mbar) {
+  std::string s = R"(.version 8.0
+.target sm_80
+.address_size 64
+.global .align 128 .b8 buf[65536];
+.visible .entry k(.param .u64 out)
+{
+  .reg .u64 %rd<16>;
+  .reg .u32 %r<8>;
+  .reg .f32 %f<4>;
+  .reg .pred %p<2>;
+  .shared .align 16 .b8 sm[64];
+  .shared .align 8 .b64 bar;
+  ld.param.u64 %rd7, [out];
+  mov.u64 %rd1, buf;
+  add.u64 %rd2, %rd1, 32768;
+  ld.global.cg.u32 %r1, [%rd1];
+  add.u32 %r2, %r1, 1;
+  mov.u32 %r3, sm;
+  mov.u32 %r4, bar;
+  mbarrier.init.shared.b64 [%r4], 4;
+  mov.u64 %rd4, %clock64;
+  cp.async.cg.shared.global [%r3], [%rd1], 16;
+  cp.async.commit_group;
+  cp.async.cg.shared.global [%r3+16], [%rd2], 16;
+)";
+  if (!mbar) {
+    s += R"(  cp.async.commit_group;
+  cp.async.wait_group 1;
+  mov.u64 %rd5, %clock64;
+  cp.async.wait_group 0;
+  mov.u64 %rd6, %clock64;
+)";
+  } else {
+    s += R"(  cp.async.mbarrier.arrive.shared.b64 [%r4];
+  mbarrier.arrive.shared.b64 %rd8, [%r4];
+  mov.u64 %rd5, %clock64;
+WAIT:
+  mbarrier.try_wait.shared.b64 %p1, [%r4], %rd8;
+  @!%p1 bra WAIT;
+  mov.u64 %rd6, %clock64;
+)";
+  }
+  s += R"(  sub.u64 %rd9, %rd5, %rd4;
+  cvt.rn.f32.u64 %f1, %rd9;
+  st.global.f32 [%rd7], %f1;
+  sub.u64 %rd9, %rd6, %rd4;
+  cvt.rn.f32.u64 %f1, %rd9;
+  st.global.f32 [%rd7+4], %f1;
+  cvt.rn.f32.u32 %f2, %r2;
+  st.global.f32 [%rd7+8], %f2;
+  ret;
+}
+)";
+  return s;
+}
+
+// Expected from the test machine: an L2 hit costs the miss path, the crossbar both ways and the L2
+// hit latency; a DRAM access adds at least l2.dram_latency.
+TEST(AsyncCopy, WaitGroupLeavesTheNewestGroupInFlight) {
+  config::Machine m = test_machine();
+  m.ops[unsigned(OpClass::CpAsync)] = {Pipe::Lsu, 1, 1, config::Scoreboard::Long};
+  const double l2 = m.l1.miss_latency + 2 * (2 + m.xbar.latency) + m.l2.hit_latency;
+  Timed t = run_timed(m, async_kernel(false), {1, 1, 1}, {4, 1, 1});  // 4 threads: room for out[0..2]
+  ASSERT_TRUE(t.res.ok()) << t.res.report();
+  EXPECT_GE(t.out[0], l2);
+  EXPECT_LE(t.out[0], l2 + 40) << "wait_group 1: " << t.out[0] << ", wait_group 0: " << t.out[1];             // group 1 only: an L2 hit
+  EXPECT_GE(t.out[1], l2 + m.l2.dram_latency);         // group 2: DRAM
+}
+
+TEST(AsyncCopy, MbarrierPhaseWaitsForTheCopiesArrivedOnIt) {
+  config::Machine m = test_machine();
+  m.ops[unsigned(OpClass::CpAsync)] = {Pipe::Lsu, 1, 1, config::Scoreboard::Long};
+  const double l2 = m.l1.miss_latency + 2 * (2 + m.xbar.latency) + m.l2.hit_latency;
+  Timed t = run_timed(m, async_kernel(true), {1, 1, 1}, {4, 1, 1});  // 4 threads: room for out[0..2]
+  ASSERT_TRUE(t.res.ok()) << t.res.report();
+  EXPECT_LE(t.out[0], 40);                             // the arrivals themselves do not wait
+  EXPECT_GE(t.out[1], l2 + m.l2.dram_latency);         // the phase completes when B has landed
+}
+
 }  // namespace
 }  // namespace warpsim::timing
