@@ -1,5 +1,6 @@
 // Warp-level matrix instructions (PTX ISA 8.7, 9.7.14): ldmatrix / stmatrix / movmatrix, mma.sync
-// (sm_80 shapes) and wmma.load / wmma.store / wmma.mma.
+// (sm_80 shapes and the Volta-shape m8n8k4 .f16), mma.sp / mma.sp::ordered_metadata (2:4 sparse A,
+// every sm_80 form) and wmma.load / wmma.store / wmma.mma.
 //
 // All of them are .sync.aligned without a member mask: every live lane of the warp takes part, so
 // each handler first waits (warp_sync) until all live lanes of the warp have arrived. A handler
@@ -293,8 +294,10 @@ struct MmaDesc {
   uint16_t k;
   ET at, bt, ct, dt;
   uint8_t na, nb, nc, nd;
-  bool satfinite, popc_and;
+  uint8_t flags;  // kSat | kPopcAnd | kSparse | kAcol | kBcol
+  uint8_t sel;    // mma.sp sparsity selector
 };
+constexpr uint8_t kSat = 1, kPopcAnd = 2, kSparse = 4, kAcol = 8, kBcol = 16;
 static_assert(sizeof(MmaDesc) <= 16);
 
 void put_desc(DInstr& out, const MmaDesc& d) {
@@ -313,6 +316,98 @@ MmaDesc get_desc(const DInstr& in) {
 // Elements per register of an input type.
 unsigned per_reg(ET t) { return t == ET::F64 ? 1 : 32 / et_bits(t); }
 
+// mma.sp (PTX ISA 9.7.14.6): A is 2:4 structured sparse. Its rows are cut into chunks (four
+// elements for 16- and 8-bit types, two for tf32, eight for 4-bit types) of which half is kept; each
+// chunk has a 4-bit metadata field holding two 2-bit indices (low bits first), one per kept element
+// in the order the compressed row lists them. tf32 (1:2): the field is 0b0100 (element 0 kept) or
+// 0b1110 (element 1): the indices count 16-bit halves, so bit 1 names the element. 4-bit types keep
+// two pairs of adjacent elements: the indices name pairs. Which lanes' metadata registers hold which
+// fields (9.7.14.6.2 figures; checked on an H100 by validation/mma): the T = chunks-per-row / 4
+// lanes 4g + T*sel .. 4g + T*sel + T-1 of each group g of four lanes supply rows g and g+8;
+//   f16/bf16/tf32: lane h holds chunks 4h..4h+3, row g in bits 0-15, row g+8 in bits 16-31;
+//   s8/u8/s4/u4:   lane 2p holds chunks 8p..8p+7 of row g, lane 2p+1 those of row g+8.
+// The other lanes' metadata registers are not read. Repeated indices (undefined behaviour in the
+// ISA): the later element of the chunk wins.
+std::vector<uint64_t> decompress_sparse_a(ExecCtx& ctx, const MmaDesc& D, Ref oe, const std::vector<uint64_t>& Ac) {
+  unsigned M = D.m, K = D.k, KA = K / 2;
+  bool isint = D.at != ET::F16 && D.at != ET::BF16 && D.at != ET::TF32;
+  unsigned cs = D.at == ET::TF32 ? 2 : (D.at == ET::S4 || D.at == ET::U4) ? 8 : 4;
+  unsigned nchunk = K / cs, T = nchunk / 4, kept = cs / 2;
+  const uint64_t* e = ctx.src(oe);
+  std::vector<uint64_t> A(M * K, 0);
+  for (unsigned row = 0; row < M; ++row) {
+    unsigned g = row % 8, hi = row / 8;
+    for (unsigned c = 0; c < nchunk; ++c) {
+      unsigned lane, shift;
+      if (isint) { lane = 4 * g + T * D.sel + 2 * (c / 8) + hi; shift = 4 * (c % 8); }
+      else { lane = 4 * g + T * D.sel + c / 4; shift = 16 * hi + 4 * (c % 4); }
+      unsigned nib = unsigned(e[lane] >> shift) & 15;
+      for (unsigned i = 0; i < kept; ++i) {
+        unsigned col;
+        if (cs == 2) col = 2 * c + (nib >> 1 & 1);
+        else if (cs == 8) col = 8 * c + 2 * (nib >> (2 * (i / 2)) & 3) + i % 2;
+        else col = 4 * c + (nib >> (2 * i) & 3);
+        A[row * K + col] = Ac[row * KA + c * kept + i];
+      }
+    }
+  }
+  return A;
+}
+
+// mma.m8n8k4 with .f16 inputs (9.7.14.5.1): four independent 8x8x4 products, one per quad pair
+// (lanes 4i..4i+3 with 4i+16..4i+19). In the ISA's fragment tables hi = 4 for lanes 16-31, t =
+// laneid % 4; element i of lane l:
+//   A .row: (t + hi, i)      A .col: (i + hi, t)
+//   B .row: (t, i + hi)      B .col: (i, t + hi)
+//   C/D .f16 (8 halves):  (t + hi, i)
+//   C/D .f32 (8 regs):    ((l & 1) + (i & 2) + hi, (i & 4) + (l & 2) + (i & 1))
+void exec_mma_quadpair(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
+  if (!sync_all(ctx)) return;
+  MmaDesc D = get_desc(in);
+  const Ref* ops = ctx.ops(in);
+  const Ref *od = ops, *oa = od + D.nd, *ob = oa + D.na, *oc = ob + D.nb;
+  auto cpos = [](bool f16, unsigned l, unsigned i, unsigned& row, unsigned& col) {
+    unsigned hi = l >= 16 ? 4 : 0;
+    if (f16) { row = (l & 3) + hi; col = i; }
+    else { row = (l & 1) + (i & 2) + hi; col = (i & 4) + (l & 2) + (i & 1); }
+  };
+  double A[4][8][4], B[4][4][8], C[4][8][8];
+  bool acol = D.flags & kAcol, bcol = D.flags & kBcol, c16 = D.ct == ET::F16, d16 = D.dt == ET::F16;
+  for (unsigned l = 0; l < kWarpSize; ++l) {
+    unsigned p = (l % 16) / 4, t = l & 3, hi = l >= 16 ? 4 : 0;
+    for (unsigned i = 0; i < 4; ++i) {
+      double a = fp_value(ET::F16, field(ctx.src(oa[i / 2])[l], i & 1, 16));
+      double b = fp_value(ET::F16, field(ctx.src(ob[i / 2])[l], i & 1, 16));
+      if (acol) A[p][i + hi][t] = a; else A[p][t + hi][i] = a;
+      if (bcol) B[p][i][t + hi] = b; else B[p][t][i + hi] = b;
+    }
+    for (unsigned i = 0; i < 8; ++i) {
+      unsigned row, col;
+      cpos(c16, l, i, row, col);
+      C[p][row][col] = c16 ? fp_value(ET::F16, field(ctx.src(oc[i / 2])[l], i & 1, 16)) : fp_value(ET::F32, ctx.src(oc[i])[l]);
+    }
+  }
+  uint64_t outv[8][kWarpSize] = {};
+  for (unsigned l = 0; l < kWarpSize; ++l) {
+    unsigned p = (l % 16) / 4;
+    for (unsigned i = 0; i < 8; ++i) {
+      unsigned row, col;
+      cpos(d16, l, i, row, col);
+      ExactSum s;
+      s.add(C[p][row][col]);
+      for (unsigned k = 0; k < 4; ++k) s.add(A[p][row][k] * B[p][k][col]);
+      uint64_t v = s.round(d16 ? sf::kF16 : sf::kF32);
+      if (d16) outv[i / 2][l] |= v << (16 * (i & 1));
+      else outv[i][l] = v;
+    }
+  }
+  for (unsigned r = 0; r < D.nd; ++r) {
+    uint64_t* d = ctx.dst(od[r]);
+    for (unsigned l = 0; l < kWarpSize; ++l)
+      if (mask >> l & 1) d[l] = outv[r][l];
+  }
+}
+
 void exec_mma(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
   if (!sync_all(ctx)) return;
   MmaDesc D = get_desc(in);
@@ -324,8 +419,11 @@ void exec_mma(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
   unsigned M = D.m, N = D.n, K = D.k;
   unsigned ea = per_reg(D.at), eb = per_reg(D.bt);
   unsigned abits = et_bits(D.at), bbits = et_bits(D.bt);
-  // Gather raw element bits into A[M][K], B[K][N], C[M][N].
-  std::vector<uint64_t> A(M * K), B(K * N), C(M * N);
+  bool sparse = D.flags & kSparse;
+  // mma.sp: A's registers hold the M x K/2 compressed matrix in the dense layout of that shape.
+  unsigned KA = sparse ? K / 2 : K;
+  // Gather raw element bits into A[M][KA], B[K][N], C[M][N].
+  std::vector<uint64_t> A(M * KA), B(K * N), C(M * N);
   for (unsigned t = 0; t < kWarpSize; ++t) {
     unsigned g = t >> 2, q = t & 3;
     for (unsigned r = 0; r < D.na; ++r) {
@@ -333,7 +431,7 @@ void exec_mma(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
       for (unsigned j = 0; j < ea; ++j) {
         unsigned row = M == 16 ? g + 8 * (r & 1) : g;
         unsigned col = M == 16 ? q * ea + j + (r >> 1) * 4 * ea : q * ea + j + r * 4 * ea;
-        A[row * K + col] = field(v, j, abits);
+        A[row * KA + col] = field(v, j, abits);
       }
     }
     for (unsigned r = 0; r < D.nb; ++r) {
@@ -347,6 +445,7 @@ void exec_mma(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
       C[row * N + col] = v;
     }
   }
+  if (sparse) A = decompress_sparse_a(ctx, D, ops[D.nd + D.na + D.nb + D.nc], A);
   std::vector<uint64_t> R(M * N);
   bool isfloat = D.at == ET::F16 || D.at == ET::BF16 || D.at == ET::TF32;
   for (unsigned i = 0; i < M; ++i)
@@ -365,11 +464,11 @@ void exec_mma(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
         int64_t acc = int_value(ET::S32, C[i * N + j]);
         if (D.at == ET::B1) {
           for (unsigned k = 0; k < K; ++k)
-            acc += D.popc_and ? (A[i * K + k] & B[k * N + j]) : (A[i * K + k] ^ B[k * N + j]);
+            acc += (D.flags & kPopcAnd) ? (A[i * K + k] & B[k * N + j]) : (A[i * K + k] ^ B[k * N + j]);
         } else {
           for (unsigned k = 0; k < K; ++k) acc += int_value(D.at, A[i * K + k]) * int_value(D.bt, B[k * N + j]);
         }
-        if (D.satfinite) acc = std::clamp<int64_t>(acc, INT32_MIN, INT32_MAX);
+        if (D.flags & kSat) acc = std::clamp<int64_t>(acc, INT32_MIN, INT32_MAX);
         res = uint32_t(acc);
       }
       R[i * N + j] = res;
@@ -404,61 +503,94 @@ Type reg_type(ET t) {
 
 bool dec_mma(DecodeCtx& c, const Instruction& ins, DInstr& out) {
   if (!ins.has(Mod::sync) || !ins.has(Mod::aligned)) return c.fail("mma needs .sync.aligned");
+  bool sparse = ins.has(Mod::sp) || ins.has(Mod::sp_ordered_metadata);
   auto ts = types_of(ins);
   unsigned M = ins.shape.m, N = ins.shape.n, K = ins.shape.k;
-  std::string form = fmt::format("mma.m{}n{}k{}", M, N, K);
+  std::string form = fmt::format("{}.m{}n{}k{}", sparse ? "mma.sp" : "mma", M, N, K);
   for (auto t : ts) form += std::string(".") + et_name(t);
   auto unsupported = [&](const char* why) {
     return c.fail(fmt::format("{} is not supported ({})", form, why));
   };
-  if (ins.operands.size() != 4) return unsupported("expected d, a, b, c operands");
+  if (ins.operands.size() != (sparse ? 6u : 4u))
+    return unsupported(sparse ? "expected d, a, b, c, e, f operands" : "expected d, a, b, c operands");
   MmaDesc D{};
   D.m = uint8_t(M); D.n = uint8_t(N); D.k = uint16_t(K);
-  if (ts.size() == 4) {
-    D.dt = ts[0]; D.at = ts[1]; D.bt = ts[2]; D.ct = ts[3];
-  } else if (ts.size() == 2 && ts[0] == ET::F16 && ts[1] == ET::F16) {
-    D.dt = D.at = D.bt = D.ct = ET::F16;  // mma...f16.f16 (d and c types only)
-    return unsupported("expected .dtype.atype.btype.ctype");
-  } else {
-    return unsupported("expected .dtype.atype.btype.ctype");
+  if (ts.size() != 4) return unsupported("expected .dtype.atype.btype.ctype");
+  D.dt = ts[0]; D.at = ts[1]; D.bt = ts[2]; D.ct = ts[3];
+  bool quadpair = D.at == ET::F16 && M == 8 && N == 8 && K == 4;
+  bool arow = ins.has(Mod::row), acol_b = ins.has(Mod::col);
+  if (quadpair) {
+    // .alayout.blayout: the first layout modifier is A's, the second B's.
+    int seen = 0;
+    for (unsigned i = 0; i < ins.nmods && seen < 2; ++i)
+      if (ins.mods[i] == Mod::row || ins.mods[i] == Mod::col) {
+        if (ins.mods[i] == Mod::col) D.flags |= seen == 0 ? kAcol : kBcol;
+        ++seen;
+      }
+    if (seen != 2) return unsupported("expected .alayout.blayout");
+  } else if (!arow || !acol_b) {
+    return unsupported("only .row.col layouts");
   }
-  if (!ins.has(Mod::row) || !ins.has(Mod::col)) return unsupported("only .row.col layouts");
   if (D.at != D.bt && !((D.at == ET::S8 || D.at == ET::U8) && (D.bt == ET::S8 || D.bt == ET::U8)) &&
       !((D.at == ET::S4 || D.at == ET::U4) && (D.bt == ET::S4 || D.bt == ET::U4)))
     return unsupported("A and B types differ");
   auto shape_is = [&](unsigned m, unsigned n, unsigned k) { return M == m && N == n && K == k; };
   bool ok = false;
-  switch (D.at) {
-    case ET::F16:
-      ok = (shape_is(16, 8, 16) || shape_is(16, 8, 8)) && (D.dt == ET::F32 || D.dt == ET::F16) &&
-           (D.ct == ET::F32 || D.ct == ET::F16);
-      break;
-    case ET::BF16:
-      ok = (shape_is(16, 8, 16) || shape_is(16, 8, 8)) && D.dt == ET::F32 && D.ct == ET::F32;
-      break;
-    case ET::TF32: ok = (shape_is(16, 8, 4) || shape_is(16, 8, 8)) && D.dt == ET::F32 && D.ct == ET::F32; break;
-    case ET::F64: ok = shape_is(8, 8, 4) && D.dt == ET::F64 && D.ct == ET::F64; break;
-    case ET::S8: case ET::U8:
-      ok = (shape_is(16, 8, 16) || shape_is(16, 8, 32) || shape_is(8, 8, 16)) && D.dt == ET::S32 && D.ct == ET::S32;
-      break;
-    case ET::S4: case ET::U4:
-      ok = (shape_is(16, 8, 32) || shape_is(16, 8, 64) || shape_is(8, 8, 32)) && D.dt == ET::S32 && D.ct == ET::S32;
-      break;
-    case ET::B1:
-      ok = (shape_is(16, 8, 128) || shape_is(16, 8, 256) || shape_is(8, 8, 128)) && D.dt == ET::S32 &&
-           D.ct == ET::S32;
-      if (ok && !ins.has(Mod::popc)) return unsupported(".b1 needs .xor.popc or .and.popc");
-      D.popc_and = ins.has(Mod::and_);
-      break;
-    default: break;
+  if (sparse) {
+    // The sm_80 mma.sp forms (9.7.14.6); .f16 needs dtype == ctype.
+    switch (D.at) {
+      case ET::F16:
+        ok = (shape_is(16, 8, 16) || shape_is(16, 8, 32)) && D.dt == D.ct && (D.dt == ET::F32 || D.dt == ET::F16);
+        break;
+      case ET::BF16: ok = (shape_is(16, 8, 16) || shape_is(16, 8, 32)) && D.dt == ET::F32 && D.ct == ET::F32; break;
+      case ET::TF32: ok = (shape_is(16, 8, 8) || shape_is(16, 8, 16)) && D.dt == ET::F32 && D.ct == ET::F32; break;
+      case ET::S8: case ET::U8:
+        ok = (shape_is(16, 8, 32) || shape_is(16, 8, 64)) && D.dt == ET::S32 && D.ct == ET::S32;
+        break;
+      case ET::S4: case ET::U4:
+        ok = (shape_is(16, 8, 64) || shape_is(16, 8, 128)) && D.dt == ET::S32 && D.ct == ET::S32;
+        break;
+      default: break;
+    }
+    if (!ok) return unsupported("no such sparse shape/type combination");
+  } else {
+    switch (D.at) {
+      case ET::F16:
+        ok = (shape_is(16, 8, 16) || shape_is(16, 8, 8) || shape_is(8, 8, 4)) && (D.dt == ET::F32 || D.dt == ET::F16) &&
+             (D.ct == ET::F32 || D.ct == ET::F16);
+        // m8n8k4: a .f16 result needs a .f16 accumulator
+        if (ok && M == 8 && D.dt == ET::F16 && D.ct == ET::F32) ok = false;
+        break;
+      case ET::BF16:
+        ok = (shape_is(16, 8, 16) || shape_is(16, 8, 8)) && D.dt == ET::F32 && D.ct == ET::F32;
+        break;
+      case ET::TF32: ok = (shape_is(16, 8, 4) || shape_is(16, 8, 8)) && D.dt == ET::F32 && D.ct == ET::F32; break;
+      case ET::F64: ok = shape_is(8, 8, 4) && D.dt == ET::F64 && D.ct == ET::F64; break;
+      case ET::S8: case ET::U8:
+        ok = (shape_is(16, 8, 16) || shape_is(16, 8, 32) || shape_is(8, 8, 16)) && D.dt == ET::S32 && D.ct == ET::S32;
+        break;
+      case ET::S4: case ET::U4:
+        ok = (shape_is(16, 8, 32) || shape_is(16, 8, 64) || shape_is(8, 8, 32)) && D.dt == ET::S32 && D.ct == ET::S32;
+        break;
+      case ET::B1:
+        ok = (shape_is(16, 8, 128) || shape_is(16, 8, 256) || shape_is(8, 8, 128)) && D.dt == ET::S32 &&
+             D.ct == ET::S32;
+        if (ok && !ins.has(Mod::popc)) return unsupported(".b1 needs .xor.popc or .and.popc");
+        if (ins.has(Mod::and_)) D.flags |= kPopcAnd;
+        break;
+      default: break;
+    }
+    if (!ok) return unsupported("shape/type combination not implemented");
   }
-  if (!ok) return unsupported("shape/type combination not implemented");
-  if (D.at == ET::F16 && M == 8) return unsupported("m8n8k4 .f16 (quad-pair layout)");
-  D.satfinite = ins.has(Mod::satfinite);
+  if (ins.has(Mod::satfinite)) D.flags |= kSat;
   unsigned ea = per_reg(D.at), eb = per_reg(D.bt);
-  D.na = uint8_t(M * K / 32 / ea);
-  D.nb = uint8_t(K * N / 32 / eb);
-  unsigned celems = M * N / 32;
+  unsigned celems = quadpair ? 8 : M * N / 32;
+  if (quadpair) {
+    D.na = D.nb = 2;
+  } else {
+    D.na = uint8_t(M * (sparse ? K / 2 : K) / 32 / ea);
+    D.nb = uint8_t(K * N / 32 / eb);
+  }
   D.nc = uint8_t(D.ct == ET::F16 ? celems / 2 : celems);
   D.nd = uint8_t(D.dt == ET::F16 ? celems / 2 : celems);
   std::vector<Ref> refs;
@@ -466,11 +598,28 @@ bool dec_mma(DecodeCtx& c, const Instruction& ins, DInstr& out) {
   if (!vec_refs(c, ins.operands[1], reg_type(D.at), refs, D.na, "the A operand")) return false;
   if (!vec_refs(c, ins.operands[2], reg_type(D.bt), refs, D.nb, "the B operand")) return false;
   if (!vec_refs(c, ins.operands[3], reg_type(D.ct), refs, D.nc, "the C operand")) return false;
+  if (sparse) {
+    D.flags |= kSparse;
+    const Operand& e = ins.operands[4];
+    if (e.kind != Operand::Kind::Reg) return unsupported("the metadata operand e must be a 32-bit register");
+    Ref er = c.ref(e, Type::B32);
+    if (er.is_none()) return false;
+    refs.push_back(er);
+    // f: which lanes of each group of four supply the metadata; an integer constant in
+    // [0, 4 / T), T = metadata lanes per group (chunks per row / 4).
+    const Operand& f = ins.operands[5];
+    if (f.kind != Operand::Kind::Imm) return unsupported("the sparsity selector f must be an integer constant");
+    unsigned cs = D.at == ET::TF32 ? 2 : (D.at == ET::S4 || D.at == ET::U4) ? 8 : 4;
+    unsigned T = K / cs / 4;
+    if (f.ival < 0 || f.ival >= int64_t(4 / T))
+      return c.fail(fmt::format("{}: sparsity selector {} is out of range (0..{} for this shape)", form, f.ival, 4 / T - 1));
+    D.sel = uint8_t(f.ival);
+  }
   for (unsigned i = 0; i < D.nd; ++i)
     if (refs[i].kind() != Ref::Reg) return c.fail("mma destinations must be registers");
   put_desc(out, D);
   c.set_ops(out, refs);
-  out.exec = exec_mma;
+  out.exec = quadpair ? exec_mma_quadpair : exec_mma;
   return true;
 }
 
