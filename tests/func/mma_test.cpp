@@ -4,8 +4,10 @@
 // wmma load -> mma -> store.
 #include <gtest/gtest.h>
 
+#include <cfenv>
 #include <cmath>
 #include <cstdio>
+#include <bit>
 #include <cstring>
 #include <functional>
 #include <string>
@@ -933,6 +935,188 @@ TEST(Wmma, Bf16AndTf32) {
   wmma_case(32, 8, 16, "bf16", true, true);
   wmma_case(16, 16, 8, "tf32", false, true);
   wmma_case(16, 16, 8, "tf32", true, false);
+}
+
+
+// wmma with integer, sub-byte and f64 fragments, and f16 accumulators: load A, B, C from global
+// memory, mma, store D; compared with a CPU matrix product. Matrix elements in memory: s8/u8 one
+// byte each; s4/u4/b1 packed, element i of a row (A, row-major) or column (B, column-major) at bit
+// offset i * bits, least significant bits first; C/D row-major s32/f64/f16.
+struct WmmaSpec {
+  int M, N, K;
+  std::string at;  // s8 u8 s4 u4 b1 f64 f16
+  std::string ct;  // s32 f64 f16 f32
+  std::string dt;
+  bool acol, bcol;
+  std::string mods;  // after the layouts and shape, before the types (e.g. .rz); popc op for b1
+  bool sat;
+};
+
+int wmma_bits(const std::string& t) {
+  return t == "f64" ? 64 : t == "s32" || t == "f32" ? 32 : t == "f16" ? 16 : t == "s8" || t == "u8" ? 8 : t == "b1" ? 1 : 4;
+}
+
+void wmma_generic_case(const WmmaSpec& w) {
+  std::string shape = "m" + std::to_string(w.M) + "n" + std::to_string(w.N) + "k" + std::to_string(w.K);
+  std::string al = w.acol ? "col" : "row", bl = w.bcol ? "col" : "row";
+  SCOPED_TRACE(shape + " " + w.at + " " + w.ct + "->" + w.dt + " A" + al + " B" + bl + w.mods + (w.sat ? " sat" : ""));
+  int eb = wmma_bits(w.at), epr = eb >= 32 ? 1 : 32 / eb;
+  int ua = w.M * w.K / 32, ub = w.K * w.N / 32, uc = w.M * w.N / 32;
+  int na = w.at == "f16" ? 8 : ua / epr, nb = w.at == "f16" ? 8 : ub / epr;
+  int nc = w.ct == "f16" ? uc / 2 : uc, nd = w.dt == "f16" ? uc / 2 : uc;
+  bool f64 = w.at == "f64";
+  int lda = (w.acol ? w.M : w.K) + (eb < 8 ? 0 : 8), ldb = (w.bcol ? w.K : w.N) + (eb < 8 ? 0 : 8), ldc = w.N + 2;
+  Rng g{uint64_t(w.M * 3 + w.K + eb + w.acol + 2 * w.bcol + w.sat * 5)};
+  // A (M x K) and B (K x N) values and their memory images.
+  std::vector<double> a(w.M * w.K), b(w.K * w.N), c(w.M * w.N);
+  size_t abytes = size_t(lda) * (w.acol ? w.K : w.M) * eb / 8 + 8, bbytes = size_t(ldb) * (w.bcol ? w.N : w.K) * eb / 8 + 8;
+  std::vector<uint8_t> Am(abytes, 0), Bm(bbytes, 0);
+  auto put = [&](std::vector<uint8_t>& mem, size_t idx, uint64_t raw) {
+    size_t bit = idx * eb;
+    if (eb >= 8) std::memcpy(&mem[bit / 8], &raw, eb / 8);
+    else mem[bit / 8] |= uint8_t((raw & ((1u << eb) - 1)) << (bit % 8));
+  };
+  auto elem = [&](double& v) -> uint64_t {
+    if (f64) { v = (int(g.next() % 2000001) - 1000000) / 997.0; return std::bit_cast<uint64_t>(v); }
+    if (w.at == "f16") { uint16_t h = f16_of((int(g.next() % 2000001) - 1000000) / 500000.0); v = f16_val(h); return h; }
+    uint64_t raw = g.next() & ((1ull << eb) - 1);
+    bool sgn = w.at[0] == 's' && (raw >> (eb - 1) & 1);
+    v = sgn ? double(int64_t(raw) - (int64_t(1) << eb)) : double(raw);
+    return raw;
+  };
+  for (int i = 0; i < w.M; ++i)
+    for (int k = 0; k < w.K; ++k) put(Am, w.acol ? size_t(k) * lda + i : size_t(i) * lda + k, elem(a[i * w.K + k]));
+  for (int k = 0; k < w.K; ++k)
+    for (int j = 0; j < w.N; ++j) put(Bm, w.bcol ? size_t(j) * ldb + k : size_t(k) * ldb + j, elem(b[k * w.N + j]));
+  int cb = wmma_bits(w.ct);
+  std::vector<uint8_t> Cm(size_t(ldc) * w.M * 8, 0);
+  for (int i = 0; i < w.M; ++i)
+    for (int j = 0; j < w.N; ++j) {
+      double& v = c[i * w.N + j];
+      uint64_t raw;
+      if (w.ct == "s32") {
+        int32_t x = (i + j) % 5 == 0 ? INT32_MAX - int32_t(g.next() % 3000) : (i + j) % 5 == 1 ? INT32_MIN + int32_t(g.next() % 3000)
+                                                                                              : int32_t(g.next() % 200001) - 100000;
+        v = x;
+        raw = uint32_t(x);
+      } else if (w.ct == "f64") {
+        v = (int(g.next() % 2000001) - 1000000) / 991.0;
+        raw = std::bit_cast<uint64_t>(v);
+      } else if (w.ct == "f16") {
+        uint16_t h = f16_of((int(g.next() % 20001) - 10000) / 100.0);
+        v = f16_val(h);
+        raw = h;
+      } else {
+        float f = (int(g.next() % 20001) - 10000) / 7.0f;
+        v = f;
+        raw = bits_of(f);
+      }
+      std::memcpy(&Cm[(size_t(i) * ldc + j) * cb / 8], &raw, cb / 8);
+    }
+  auto vec = [](const std::string& name, int n) {
+    std::string v = "{";
+    for (int i = 0; i < n; ++i) v += (i ? ", %" : "%") + name + std::to_string(i);
+    return v + "}";
+  };
+  std::string rt = f64 ? ".f64" : ".b32";
+  std::string crt = w.ct == "f64" ? ".f64" : w.ct == "f32" ? ".f32" : w.ct == "s32" ? ".s32" : ".b32";
+  std::string drt = w.dt == "f64" ? ".f64" : w.dt == "f32" ? ".f32" : w.dt == "s32" ? ".s32" : ".b32";
+  std::string k = kHead + ".visible .entry k(.param .u64 A, .param .u64 B, .param .u64 C, .param .u64 D)\n{\n";
+  k += "  .reg " + rt + " %a<8>;\n  .reg " + rt + " %b<8>;\n  .reg " + crt + " %c<8>;\n  .reg " + drt + " %d<8>;\n  .reg .b64 %rd<8>;\n";
+  k += "  ld.param.u64 %rd1, [A];\n  ld.param.u64 %rd2, [B];\n  ld.param.u64 %rd3, [C];\n  ld.param.u64 %rd4, [D];\n";
+  k += "  wmma.load.a.sync.aligned." + al + "." + shape + ".global." + w.at + " " + vec("a", na) + ", [%rd1], " + std::to_string(lda) + ";\n";
+  k += "  wmma.load.b.sync.aligned." + bl + "." + shape + ".global." + w.at + " " + vec("b", nb) + ", [%rd2], " + std::to_string(ldb) + ";\n";
+  k += "  wmma.load.c.sync.aligned.row." + shape + ".global." + w.ct + " " + vec("c", nc) + ", [%rd3], " + std::to_string(ldc) + ";\n";
+  std::string types = w.at == "f16" ? "." + w.dt + "." + w.ct : "." + w.dt + "." + w.at + "." + w.at + "." + w.ct;
+  std::string pre = w.at == "b1" ? "wmma.mma" + w.mods + ".sync.aligned." : "wmma.mma.sync.aligned.";
+  std::string mid = w.at == "b1" ? "" : w.mods;
+  k += "  " + pre + al + "." + bl + "." + shape + mid + types + (w.sat ? ".satfinite" : "") + " " + vec("d", nd) + ", " +
+       vec("a", na) + ", " + vec("b", nb) + ", " + vec("c", nc) + ";\n";
+  k += "  wmma.store.d.sync.aligned.row." + shape + ".global." + w.dt + " [%rd4], " + vec("d", nd) + ", " + std::to_string(ldc) + ";\n";
+  k += "  ret;\n}\n";
+  Harness h;
+  ASSERT_TRUE(h.load(k));
+  uint64_t dA = h.upload(Am), dB = h.upload(Bm), dC = h.upload(Cm), dD = h.alloc(Cm.size());
+  auto res = h.run("k", {1, 1, 1}, {32, 1, 1}, Harness::Params().add(dA).add(dB).add(dC).add(dD));
+  ASSERT_TRUE(res.ok()) << res.report();
+  auto Dm = h.download<uint8_t>(dD, Cm.size());
+  int bad = 0, db = wmma_bits(w.dt);
+  for (int i = 0; i < w.M; ++i)
+    for (int j = 0; j < w.N; ++j) {
+      uint64_t got = 0, want = 0;
+      std::memcpy(&got, &Dm[(size_t(i) * ldc + j) * db / 8], db / 8);
+      if (w.ct == "s32") {
+        int64_t acc = int64_t(c[i * w.N + j]);
+        for (int kk = 0; kk < w.K; ++kk) {
+          int64_t x = int64_t(a[i * w.K + kk]), y = int64_t(b[kk * w.N + j]);
+          acc += w.at == "b1" ? (w.mods == ".and.popc" ? (x & y) : (x ^ y)) : x * y;
+        }
+        if (w.sat) acc = std::min<int64_t>(std::max<int64_t>(acc, INT32_MIN), INT32_MAX);
+        want = uint32_t(acc);
+      } else if (f64) {
+        int mode = w.mods == ".rz" ? FE_TOWARDZERO : w.mods == ".rm" ? FE_DOWNWARD : w.mods == ".rp" ? FE_UPWARD : FE_TONEAREST;
+        volatile double acc = c[i * w.N + j];
+        int old = std::fegetround();
+        std::fesetround(mode);
+        for (int kk = 0; kk < w.K; ++kk) acc = std::fma(a[i * w.K + kk], b[kk * w.N + j], acc);
+        std::fesetround(old);
+        want = std::bit_cast<uint64_t>(double(acc));
+      } else {
+        std::vector<double> p;
+        for (int kk = 0; kk < w.K; ++kk) p.push_back(a[i * w.K + kk] * b[kk * w.N + j]);
+        want = w.dt == "f16" ? exact_f16(c[i * w.N + j], p) : bits_of(exact_f32(c[i * w.N + j], p));
+      }
+      if (got != want && bad++ < 5)
+        ADD_FAILURE() << "D[" << i << "][" << j << "] = 0x" << std::hex << got << ", want 0x" << want;
+    }
+  EXPECT_EQ(bad, 0);
+}
+
+TEST(Wmma, Int8AllShapesAndLayouts) {
+  for (bool ac : {false, true})
+    for (bool bc : {false, true}) wmma_generic_case({16, 16, 16, "s8", "s32", "s32", ac, bc, "", true});
+  wmma_generic_case({32, 8, 16, "u8", "s32", "s32", false, true, "", false});
+  wmma_generic_case({8, 32, 16, "s8", "s32", "s32", true, false, "", false});
+  wmma_generic_case({32, 8, 16, "u8", "s32", "s32", true, true, "", true});
+}
+TEST(Wmma, Int4AndB1) {
+  wmma_generic_case({8, 8, 32, "s4", "s32", "s32", false, true, "", true});
+  wmma_generic_case({8, 8, 32, "u4", "s32", "s32", false, true, "", false});
+  wmma_generic_case({8, 8, 128, "b1", "s32", "s32", false, true, ".xor.popc", false});
+  wmma_generic_case({8, 8, 128, "b1", "s32", "s32", false, true, ".and.popc", false});
+}
+TEST(Wmma, F64AllRoundings) {
+  for (const char* r : {"", ".rn", ".rz", ".rm", ".rp"}) wmma_generic_case({8, 8, 4, "f64", "f64", "f64", false, true, r, false});
+  wmma_generic_case({8, 8, 4, "f64", "f64", "f64", true, false, "", false});
+}
+TEST(Wmma, F16Accumulators) {
+  wmma_generic_case({16, 16, 16, "f16", "f16", "f16", false, true, "", false});
+  wmma_generic_case({32, 8, 16, "f16", "f16", "f32", true, false, "", false});
+  wmma_generic_case({8, 32, 16, "f16", "f32", "f16", false, false, "", false});
+}
+
+TEST(Wmma, InvalidFormsFailToLoad) {
+  // Each rejected by ptxas for sm_80 (CUDA 13): sub-byte A must be .row, B .col; .satfinite is for
+  // integers; mixed s8/u8; rounding modes only for f64; no s8 m8n8k32.
+  const char* bad[] = {
+      "wmma.load.a.sync.aligned.col.m8n8k32.global.s4 {%r0}, [%rd1], 32;",
+      "wmma.load.b.sync.aligned.row.m8n8k128.global.b1 {%r0}, [%rd1], 128;",
+      "wmma.mma.sync.aligned.row.row.m16n16k16.f16.f16.satfinite {%r0, %r1, %r2, %r3}, {%r0, %r1, %r2, %r3, %r4, %r5, %r6, %r7}, {%r0, %r1, %r2, %r3, %r4, %r5, %r6, %r7}, {%r0, %r1, %r2, %r3};",
+      "wmma.mma.sync.aligned.row.col.m16n16k16.s32.s8.u8.s32 {%r0, %r1, %r2, %r3, %r4, %r5, %r6, %r7}, {%r0, %r1}, {%r2, %r3}, {%r0, %r1, %r2, %r3, %r4, %r5, %r6, %r7};",
+      "wmma.mma.sync.aligned.col.col.m8n8k32.s32.u4.u4.s32 {%r0, %r1}, {%r2}, {%r3}, {%r4, %r5};",
+      "wmma.mma.sync.aligned.row.col.m16n16k16.rz.f32.f32 {%f0, %f1, %f2, %f3, %f4, %f5, %f6, %f7}, {%r0, %r1, %r2, %r3, %r4, %r5, %r6, %r7}, {%r0, %r1, %r2, %r3, %r4, %r5, %r6, %r7}, {%f0, %f1, %f2, %f3, %f4, %f5, %f6, %f7};",
+      "wmma.load.a.sync.aligned.row.m8n8k32.global.s8 {%r0}, [%rd1], 32;",
+      "wmma.mma.sync.aligned.row.col.m8n8k128.s32.b1.b1.s32 {%r0, %r1}, {%r2}, {%r3}, {%r4, %r5};",
+  };
+  for (const char* ins : bad) {
+    SCOPED_TRACE(ins);
+    Harness h;
+    std::string k = kHead + ".visible .entry k()\n{\n  .reg .b32 %r<8>;\n  .reg .f32 %f<8>;\n  .reg .b64 %rd<2>;\n  " + ins +
+                    "\n  ret;\n}\n";
+    auto errs = h.load_errors(k);
+    ASSERT_FALSE(errs.empty());
+    EXPECT_NE(errs[0].find("wmma"), std::string::npos) << errs[0];
+  }
 }
 
 }  // namespace
