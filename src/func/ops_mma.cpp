@@ -318,6 +318,18 @@ MmaDesc get_desc(const DInstr& in) {
   return d;
 }
 
+// .alayout.blayout: the first .row/.col modifier is A's, the second B's; false unless both are there.
+bool ab_layouts(const Instruction& ins, bool& acol, bool& bcol) {
+  int seen = 0;
+  acol = bcol = false;
+  for (unsigned i = 0; i < ins.nmods && seen < 2; ++i)
+    if (ins.mods[i] == Mod::row || ins.mods[i] == Mod::col) {
+      (seen == 0 ? acol : bcol) = ins.mods[i] == Mod::col;
+      ++seen;
+    }
+  return seen == 2;
+}
+
 // Elements per register of an input type.
 unsigned per_reg(ET t) { return t == ET::F64 ? 1 : 32 / et_bits(t); }
 
@@ -525,14 +537,9 @@ bool dec_mma(DecodeCtx& c, const Instruction& ins, DInstr& out) {
   bool quadpair = D.at == ET::F16 && M == 8 && N == 8 && K == 4;
   bool arow = ins.has(Mod::row), acol_b = ins.has(Mod::col);
   if (quadpair) {
-    // .alayout.blayout: the first layout modifier is A's, the second B's.
-    int seen = 0;
-    for (unsigned i = 0; i < ins.nmods && seen < 2; ++i)
-      if (ins.mods[i] == Mod::row || ins.mods[i] == Mod::col) {
-        if (ins.mods[i] == Mod::col) D.flags |= seen == 0 ? kAcol : kBcol;
-        ++seen;
-      }
-    if (seen != 2) return unsupported("expected .alayout.blayout");
+    bool acol, bcol;
+    if (!ab_layouts(ins, acol, bcol)) return unsupported("expected .alayout.blayout");
+    D.flags |= (acol ? kAcol : 0) | (bcol ? kBcol : 0);
   } else if (!arow || !acol_b) {
     return unsupported("only .row.col layouts");
   }
@@ -870,15 +877,9 @@ bool dec_wmma_mma(DecodeCtx& c, const Instruction& ins, DInstr& out) {
   unsigned na = wmma_nregs('a', M, N, K, at), nb = wmma_nregs('b', M, N, K, at);
   unsigned nc = wmma_nregs('c', M, N, K, ct), nd = wmma_nregs('c', M, N, K, dt);
   if (!acc_ok || !na || !nb || !nc || !nd) return c.fail(fmt::format("{} is not supported", form));
-  // Layouts: .alayout.blayout in that order; sub-byte types are .row.col only.
-  int seen = 0;
-  bool acol = false, bcol = false;
-  for (unsigned i = 0; i < ins.nmods && seen < 2; ++i)
-    if (ins.mods[i] == Mod::row || ins.mods[i] == Mod::col) {
-      (seen == 0 ? acol : bcol) = ins.mods[i] == Mod::col;
-      ++seen;
-    }
-  if (seen != 2) return c.fail(fmt::format("{} needs .alayout.blayout", form));
+  // Sub-byte types are .row.col only.
+  bool acol, bcol;
+  if (!ab_layouts(ins, acol, bcol)) return c.fail(fmt::format("{} needs .alayout.blayout", form));
   if ((at == ET::S4 || at == ET::U4 || at == ET::B1) && (acol || !bcol))
     return c.fail(fmt::format("{}: sub-byte wmma.mma is .row.col only", form));
   uint8_t flags = 0;

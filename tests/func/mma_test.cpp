@@ -358,6 +358,17 @@ TEST(Mma, ReferenceDistinguishesAccumulationOrder) {
   EXPECT_GT(differ, 10);
 }
 
+// A kernel holding the one instruction `ins` fails to load with a message that names `word`.
+void expect_load_error(const std::string& ins, const std::string& word) {
+  SCOPED_TRACE(ins);
+  Harness h;
+  std::string k = kHead + ".visible .entry k()\n{\n  .reg .b32 %r<8>;\n  .reg .f32 %f<8>;\n  .reg .f64 %fd<4>;\n  .reg .b64 %rd<2>;\n  " +
+                  ins + "\n  ret;\n}\n";
+  auto errs = h.load_errors(k);
+  ASSERT_FALSE(errs.empty());
+  EXPECT_NE(errs[0].find(word), std::string::npos) << errs[0];
+}
+
 TEST(Mma, UnsupportedFormsFailToLoad) {
   // Each of these is rejected by ptxas for sm_80 (checked with CUDA 13 ptxas) and must fail the load
   // with a message naming the form, not run.
@@ -379,15 +390,7 @@ TEST(Mma, UnsupportedFormsFailToLoad) {
       // mma.sp takes the metadata and selector operands
       "mma.sp.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f0, %f1, %f2, %f3}, {%r0, %r1}, {%r2, %r3}, {%f0, %f1, %f2, %f3};",
   };
-  for (const char* ins : bad) {
-    SCOPED_TRACE(ins);
-    Harness h;
-    std::string k = kHead + ".visible .entry k()\n{\n  .reg .b32 %r<8>;\n  .reg .f32 %f<8>;\n  .reg .f64 %fd<4>;\n  " + ins +
-                    "\n  ret;\n}\n";
-    auto errs = h.load_errors(k);
-    ASSERT_FALSE(errs.empty());
-    EXPECT_NE(errs[0].find("mma"), std::string::npos) << errs[0];
-  }
+  for (const char* ins : bad) expect_load_error(ins, "mma");
 }
 
 // ------------------------------------------------------------------ mma.sp (2:4 sparse A)
@@ -1108,15 +1111,7 @@ TEST(Wmma, InvalidFormsFailToLoad) {
       "wmma.load.a.sync.aligned.row.m8n8k32.global.s8 {%r0}, [%rd1], 32;",
       "wmma.mma.sync.aligned.row.col.m8n8k128.s32.b1.b1.s32 {%r0, %r1}, {%r2}, {%r3}, {%r4, %r5};",
   };
-  for (const char* ins : bad) {
-    SCOPED_TRACE(ins);
-    Harness h;
-    std::string k = kHead + ".visible .entry k()\n{\n  .reg .b32 %r<8>;\n  .reg .f32 %f<8>;\n  .reg .b64 %rd<2>;\n  " + ins +
-                    "\n  ret;\n}\n";
-    auto errs = h.load_errors(k);
-    ASSERT_FALSE(errs.empty());
-    EXPECT_NE(errs[0].find("wmma"), std::string::npos) << errs[0];
-  }
+  for (const char* ins : bad) expect_load_error(ins, "wmma");
 }
 
 }  // namespace
