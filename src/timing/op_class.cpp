@@ -111,7 +111,11 @@ uint32_t tensor_cycles(const ptx::Instruction& ins, const config::Machine& m) {
   else if (ins.has(Mod::s4) || ins.has(Mod::u4)) rate = m.tensor_fma_i4;
   else if (ins.has(Mod::b1)) rate = m.tensor_fma_b1;
   else if (ins.has(Mod::f64) && !ins.has(Mod::f16) && !ins.has(Mod::bf16)) rate = m.tensor_fma_f64;
-  if (ins.has(Mod::sp)) fma /= 2;
+  // mma.m8n8k4 with .f16 inputs is four 8x8x4 products, one per quad pair (PTX ISA 9.7.14.5.1).
+  if (ins.op == Opcode::Mma && ins.shape.m == 8 && ins.shape.n == 8 && ins.shape.k == 4 && ins.has(Mod::f16)) fma *= 4;
+  // Sparse tensor cores skip the zero half of A: an MxNxK mma.sp costs a dense MxNx(K/2)
+  // (A100 whitepaper: "the A100 Sparse Tensor Core doubles math throughput by skipping the zeros").
+  if (ins.has(Mod::sp) || ins.has(Mod::sp_ordered_metadata)) fma /= 2;
   if (!rate) rate = m.tensor_fma_f16 ? m.tensor_fma_f16 : 64;
   return uint32_t(std::max<uint64_t>(1, (fma + rate - 1) / rate));
 }

@@ -165,6 +165,78 @@ TEST(Timing, IndependentChainsAreBoundByThePipeRate) {
   EXPECT_LE(b.st.cycles, n * 4 + 60 + store_tail(m));
 }
 
+// One warp issuing `n` independent mma instructions (each writes its own D from the same A, B, C).
+std::string mma_kernel(const std::string& instr, unsigned na, unsigned nb, bool sparse, unsigned n) {
+  auto vec = [](const std::string& p, unsigned cnt, unsigned base) {
+    std::string v = "{";
+    for (unsigned i = 0; i < cnt; ++i) v += (i ? ", %" : "%") + p + std::to_string(base + i);
+    return v + "}";
+  };
+  std::string s = R"(.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+  .reg .b32 %a<4>;
+  .reg .b32 %b<4>;
+  .reg .f32 %c<4>;
+  .reg .f32 %d<)" + std::to_string(4 * n) + R"(>;
+  .reg .b32 %e;
+  .reg .u64 %rd<4>;
+  .reg .u32 %r<4>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  mov.b32 %e, 0x44444444;
+)";
+  for (unsigned i = 0; i < 4; ++i)
+    s += "  mov.b32 %a" + std::to_string(i) + ", 0x3c003c00;\n  mov.b32 %b" + std::to_string(i) +
+         ", 0x3c003c00;\n  mov.f32 %c" + std::to_string(i) + ", 0f00000000;\n";
+  for (unsigned i = 0; i < n; ++i)
+    s += "  " + instr + " " + vec("d", 4, 4 * i) + ", " + vec("a", na, 0) + ", " + vec("b", nb, 0) + ", " + vec("c", 4, 0) +
+         (sparse ? ", %e, 0;\n" : ";\n");
+  for (unsigned i = 1; i < n; ++i) s += "  add.f32 %d0, %d0, %d" + std::to_string(4 * i) + ";\n";
+  s += R"(  mul.wide.u32 %rd2, %r1, 4;
+  add.u64 %rd3, %rd1, %rd2;
+  st.global.f32 [%rd3], %d0;
+  ret;
+}
+)";
+  return s;
+}
+
+// A sparse tensor core does an MxNxK mma.sp in the time of a dense MxNx(K/2) mma (A100 whitepaper:
+// the Sparse Tensor Core "doubles math throughput by skipping the zeros"). Independent mma's are
+// bound by the tensor pipe: shape FMAs / tensor_fma_f16 cycles each.
+TEST(Timing, SparseMmaRunsAtTwiceTheDenseRate) {
+  config::Machine m = test_machine();
+  m.ops[unsigned(OpClass::Tensor)] = {Pipe::Tensor, 10, 1, config::Scoreboard::Fixed};
+  m.tensor_fma_f16 = 256;
+  m.tensor_latency = 10;
+  const unsigned n = 48;
+  const uint64_t dense_k16 = 16 * 8 * 16 / m.tensor_fma_f16;  // cycles per dense m16n8k16
+  Timed dense = run_timed(m, mma_kernel("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32", 4, 2, false, n),
+                          {1, 1, 1}, {32, 1, 1});
+  Timed sp32 = run_timed(m, mma_kernel("mma.sp.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32", 4, 4, true, n),
+                         {1, 1, 1}, {32, 1, 1});
+  Timed sp16 = run_timed(m, mma_kernel("mma.sp::ordered_metadata.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32", 2, 2, true, n),
+                         {1, 1, 1}, {32, 1, 1});
+  ASSERT_TRUE(dense.res.ok()) << dense.res.report();
+  ASSERT_TRUE(sp32.res.ok()) << sp32.res.report();
+  ASSERT_TRUE(sp16.res.ok()) << sp16.res.report();
+  // Every D is 16 (dense k16: 16 products of 1*1) or 16 (sparse k32: 16 kept products) or 8.
+  EXPECT_EQ(dense.out[0], 16.0f * n);
+  EXPECT_EQ(sp32.out[0], 16.0f * n);
+  EXPECT_EQ(sp16.out[0], 8.0f * n);
+  // The tail: the chain of n-1 dependent adds (4 cycles each) and the store.
+  const uint64_t slack = 40 + 4 * n + store_tail(m);
+  EXPECT_GE(dense.st.cycles, n * dense_k16);
+  EXPECT_LE(dense.st.cycles, n * dense_k16 + slack);
+  EXPECT_LE(sp32.st.cycles, dense.st.cycles + 4);
+  EXPECT_GE(sp32.st.cycles + 4, dense.st.cycles);
+  // m16n8k16 sparse: half the pipe cycles of the dense m16n8k16, the same tail.
+  EXPECT_NEAR(double(dense.st.cycles - sp16.st.cycles), double(n * dense_k16 / 2), 8.0);
+}
+
 TEST(Timing, SubCoresIssueInParallel) {
   config::Machine m = test_machine();
   const unsigned n = 300;
