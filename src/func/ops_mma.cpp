@@ -106,12 +106,28 @@ inline uint64_t field(uint64_t v, unsigned j, unsigned bits) {
   return (v >> (j * bits)) & ((1ull << bits) - 1);
 }
 
+// An f16 as an exact integer count of 2^-24 (|v| < 2^40); false for infinities and NaNs.
+inline bool f16_fixed(uint64_t b, int64_t& v) {
+  unsigned e = unsigned(b >> 10) & 31, m = unsigned(b) & 1023;
+  if (e == 31) return false;
+  int64_t x = e ? int64_t(1024 + m) << (e - 1) : int64_t(m);
+  v = (b & 0x8000) ? -x : x;
+  return true;
+}
+
+// Exact conversions without libm (the mma inner loops call this per element): f16 through its
+// integer form, the 32-bit formats through float.
 double fp_value(ET t, uint64_t b) {
   switch (t) {
-    case ET::F16: return sf::to_double(sf::kF16, b & 0xffff);
-    case ET::BF16: return sf::to_double(sf::kBF16, b & 0xffff);
-    case ET::TF32: return sf::to_double(sf::kF32, b & 0xffffe000u);  // upper 19 bits
-    case ET::F32: return sf::to_double(sf::kF32, b & 0xffffffffu);
+    case ET::F16: {
+      int64_t v;
+      if (f16_fixed(b, v)) return double(v) * 0x1p-24;
+      double inf = (b & 0x8000) ? -INFINITY : INFINITY;
+      return (b & 1023) ? NAN : inf;
+    }
+    case ET::BF16: return double(std::bit_cast<float>(uint32_t(b & 0xffff) << 16));
+    case ET::TF32: return double(std::bit_cast<float>(uint32_t(b & 0xffffe000u)));  // upper 19 bits
+    case ET::F32: return double(std::bit_cast<float>(uint32_t(b)));
     case ET::F64: return sf::d_of(b);
     default: return 0;
   }
@@ -159,6 +175,51 @@ struct ExactSum {
     return sf::round_sum(hi, lo, f, sf::Mode::Rn);
   }
 };
+
+// R = A x B + C for f16/bf16/tf32 inputs (A: M x K, B: K x N, C and R: M x N, raw element bits):
+// the exact sum of the products and C, rounded once to the accumulator format.
+void float_mma(unsigned M, unsigned N, unsigned K, ET at, ET bt, ET ct, ET dt, const uint64_t* A, const uint64_t* B,
+               const uint64_t* C, uint64_t* R) {
+  const sf::Format& out = dt == ET::F16 ? sf::kF16 : sf::kF32;
+  thread_local std::vector<int64_t> ai, bi;
+  thread_local std::vector<double> ad, bd;
+  if (at == ET::F16 && bt == ET::F16) {
+    // f16 values are integers of 2^-24 below 2^40, so products are integers of 2^-48 below 2^80
+    // and K of them sum exactly in 128 bits: the fast path of the common case.
+    ai.resize(M * K);
+    bi.resize(K * N);
+    bool finite = true;
+    for (unsigned x = 0; x < M * K; ++x) finite &= f16_fixed(A[x], ai[x]);
+    for (unsigned x = 0; x < K * N; ++x) finite &= f16_fixed(B[x], bi[x]);
+    if (finite) {
+      for (unsigned i = 0; i < M; ++i)
+        for (unsigned j = 0; j < N; ++j) {
+          __int128 p = 0;
+          for (unsigned k = 0; k < K; ++k) p += __int128(ai[i * K + k]) * bi[k * N + j];
+          // |p| < 2^85: p = hi * 2^32 + lo with hi < 2^53 and lo < 2^32, both exact doubles.
+          int64_t hi = int64_t(p >> 32);
+          uint64_t lo = uint64_t(p) & 0xffffffffu;
+          ExactSum s;
+          s.add(fp_value(ct, C[i * N + j]));
+          s.add(double(hi) * 0x1p-16);
+          s.add(double(lo) * 0x1p-48);
+          R[i * N + j] = s.round(out);
+        }
+      return;
+    }
+  }
+  ad.resize(M * K);
+  bd.resize(K * N);
+  for (unsigned x = 0; x < M * K; ++x) ad[x] = fp_value(at, A[x]);
+  for (unsigned x = 0; x < K * N; ++x) bd[x] = fp_value(bt, B[x]);
+  for (unsigned i = 0; i < M; ++i)
+    for (unsigned j = 0; j < N; ++j) {
+      ExactSum s;
+      s.add(fp_value(ct, C[i * N + j]));
+      for (unsigned k = 0; k < K; ++k) s.add(ad[i * K + k] * bd[k * N + j]);  // exact: <= 2 x 11 bits
+      R[i * N + j] = s.round(out);
+    }
+}
 
 inline bool sync_all(ExecCtx& ctx) { return warp_sync(ctx, ctx.w.valid); }
 
@@ -465,15 +526,11 @@ void exec_mma(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
   if (sparse) A = decompress_sparse_a(ctx, D, ops[D.nd + D.na + D.nb + D.nc], A);
   std::vector<uint64_t> R(M * N);
   bool isfloat = D.at == ET::F16 || D.at == ET::BF16 || D.at == ET::TF32;
-  for (unsigned i = 0; i < M; ++i)
+  if (isfloat) float_mma(M, N, K, D.at, D.bt, D.ct, D.dt, A.data(), B.data(), C.data(), R.data());
+  for (unsigned i = 0; i < M && !isfloat; ++i)
     for (unsigned j = 0; j < N; ++j) {
       uint64_t res;
-      if (isfloat) {
-        ExactSum s;
-        s.add(fp_value(D.ct, C[i * N + j]));
-        for (unsigned k = 0; k < K; ++k) s.add(fp_value(D.at, A[i * K + k]) * fp_value(D.bt, B[k * N + j]));
-        res = s.round(D.dt == ET::F16 ? sf::kF16 : sf::kF32);
-      } else if (D.at == ET::F64) {
+      if (D.at == ET::F64) {
         double acc = sf::d_of(C[i * N + j]);
         for (unsigned k = 0; k < K; ++k) acc = std::fma(sf::d_of(A[i * K + k]), sf::d_of(B[k * N + j]), acc);
         res = sf::b_of(acc);
@@ -814,14 +871,10 @@ void exec_wmma_mma(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
   gather(fc, oc, C);
   std::vector<uint64_t> R(M * N);
   bool isfloat = at == ET::F16 || at == ET::BF16 || at == ET::TF32;
-  for (unsigned i = 0; i < M; ++i)
+  if (isfloat) float_mma(M, N, K, at, at, ct, dt, A.data(), B.data(), C.data(), R.data());
+  for (unsigned i = 0; i < M && !isfloat; ++i)
     for (unsigned j = 0; j < N; ++j) {
-      if (isfloat) {
-        ExactSum s;
-        s.add(fp_value(ct, C[i * N + j]));
-        for (unsigned k = 0; k < K; ++k) s.add(fp_value(at, A[i * K + k]) * fp_value(at, B[k * N + j]));
-        R[i * N + j] = s.round(dt == ET::F16 ? sf::kF16 : sf::kF32);
-      } else if (at == ET::F64) {
+      if (at == ET::F64) {
         // fused multiply-adds in k order, each rounded in the instruction's mode
         double acc = sf::d_of(C[i * N + j]);
         fp::with_rounding(rnd, [&] {

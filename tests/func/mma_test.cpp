@@ -340,6 +340,50 @@ TEST(Mma, B1M16N8K128XorAndPopc) {
 
 // Sanity check of the reference itself: sequential f32 accumulation would differ from the exact
 // single rounding for these inputs, so the f32 tests can tell them apart.
+// f16 inputs over the whole exponent range (subnormals to 2^15): products from 2^-48 to 2^32 in one
+// dot product, where a sum in double would lose bits; the reference sums them exactly.
+TEST(Mma, F16WideExponentRangeIsExact) {
+  Rng g{99};
+  const int M = 16, N = 8, k = 16;
+  std::vector<uint64_t> A(M * k), B(k * N), C(M * N);
+  std::vector<double> a(M * k), b(k * N), c(M * N);
+  auto mk = [&](double& val, uint64_t& bitsv) {
+    int e = int(g.next() % 42) - 26;  // 2^-26 .. 2^15
+    double d = std::ldexp(1.0 + (g.next() % 1024) / 1024.0, e) * (g.next() & 1 ? -1 : 1);
+    uint16_t h = f16_of(d);
+    bitsv = h;
+    val = f16_val(h);
+  };
+  for (int i = 0; i < M * k; ++i) mk(a[i], A[i]);
+  for (int i = 0; i < k * N; ++i) mk(b[i], B[i]);
+  for (int i = 0; i < M * N; ++i) {
+    float f = float(std::ldexp(double(g.next() % 1000), int(g.next() % 60) - 40));
+    C[i] = bits_of(f);
+    c[i] = f;
+  }
+  MmaCase mc{"m16n8k16.row.col.f32.f16.f16.f32", "f16", M, N, k, 16, "f16", "f32", "f32", ""};
+  run_mma_case(mc, A, B, C, [&](int r, int col) -> uint64_t {
+    std::vector<double> p;
+    for (int kk = 0; kk < k; ++kk) p.push_back(a[r * k + kk] * b[kk * N + col]);
+    return bits_of(exact_f32(c[r * N + col], p));
+  });
+}
+
+// Infinities and NaNs in f16 inputs: a row of A holding +inf (B all positive) gives +inf, a row
+// holding a NaN gives a NaN (the canonical f32 NaN), the other rows stay finite and exact.
+TEST(Mma, F16InfinityAndNaNInputs) {
+  const int M = 16, N = 8, k = 16;
+  std::vector<uint64_t> A(M * k, f16_of(0.5)), B(k * N, f16_of(0.25)), C(M * N, bits_of(1.0f));
+  A[0 * k + 3] = 0x7c00;  // +inf in row 0
+  A[1 * k + 5] = 0x7e00;  // NaN in row 1
+  MmaCase mc{"m16n8k16.row.col.f32.f16.f16.f32", "f16", M, N, k, 16, "f16", "f32", "f32", ""};
+  run_mma_case(mc, A, B, C, [&](int r, int) -> uint64_t {
+    if (r == 0) return 0x7f800000u;
+    if (r == 1) return 0x7fffffffu;
+    return bits_of(1.0f + 16 * 0.125f);
+  });
+}
+
 TEST(Mma, ReferenceDistinguishesAccumulationOrder) {
   Rng g{3};
   int differ = 0;
