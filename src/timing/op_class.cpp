@@ -117,6 +117,8 @@ uint32_t tensor_cycles(const ptx::Instruction& ins, const config::Machine& m) {
   // (A100 whitepaper: "the A100 Sparse Tensor Core doubles math throughput by skipping the zeros").
   if (ins.has(Mod::sp) || ins.has(Mod::sp_ordered_metadata)) fma /= 2;
   if (!rate) rate = m.tensor_fma_f16 ? m.tensor_fma_f16 : 64;
+  // A sub-core drives its own tensor cores (Volta: two per sub-core, [VS]; Ampere/Hopper: one).
+  rate *= std::max<uint32_t>(1, m.tensor_cores_per_sm / std::max<uint32_t>(1, m.sub_cores));
   return uint32_t(std::max<uint64_t>(1, (fma + rate - 1) / rate));
 }
 

@@ -237,6 +237,25 @@ TEST(Timing, SparseMmaRunsAtTwiceTheDenseRate) {
   EXPECT_NEAR(double(dense.st.cycles - sp16.st.cycles), double(n * dense_k16 / 2), 8.0);
 }
 
+// Volta has two tensor cores per sub-core ([VS]: eight per SM, four sub-cores): a sub-core's mma
+// stream runs at twice the per-core rate.
+TEST(Timing, TwoTensorCoresPerSubCoreDoubleTheRate) {
+  config::Machine m = test_machine();
+  m.ops[unsigned(OpClass::Tensor)] = {Pipe::Tensor, 10, 1, config::Scoreboard::Fixed};
+  m.tensor_fma_f16 = 64;
+  m.tensor_latency = 10;
+  const unsigned n = 48;
+  const std::string k = mma_kernel("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32", 4, 2, false, n);
+  m.tensor_cores_per_sm = 4;
+  Timed one = run_timed(m, k, {1, 1, 1}, {32, 1, 1});
+  m.tensor_cores_per_sm = 8;
+  Timed two = run_timed(m, k, {1, 1, 1}, {32, 1, 1});
+  ASSERT_TRUE(one.res.ok() && two.res.ok());
+  const uint64_t per_mma = 16 * 8 * 16 / m.tensor_fma_f16;  // one core: 32 cycles
+  // Within one mma: how much of the last mma's result latency the tail hides differs.
+  EXPECT_NEAR(double(one.st.cycles - two.st.cycles), double(n * per_mma / 2), double(per_mma / 2));
+}
+
 TEST(Timing, SubCoresIssueInParallel) {
   config::Machine m = test_machine();
   const unsigned n = 300;
