@@ -104,14 +104,32 @@ namespace {
 size_t g_limits[7] = {1024, 1 << 20, 8 << 20, 2, 2048, 32, 0};
 }
 
-// Stored and reported back; cudaLimitStackSize (0) sets the per-thread stack of later launches.
+// Stored and reported back; cudaLimitStackSize (0) sets the per-thread stack of later launches;
+// cudaLimitPersistingL2CacheSize (6) sets the L2 set-aside for persisting accesses, clamped to
+// persistingL2CacheMaxSize ("The maximum value for setting this limit is
+// cudaDeviceProp::persistingL2CacheMaxSize", CUDA Programming Guide, L2 cache set-aside); the L2
+// model rounds it up to 1/16ths of the L2 (MemorySystem::set_persisting_bytes).
 CUDART_API abi::Error cudaDeviceSetLimit(int limit, size_t value) {
   if (limit < 0 || limit > 6) return ret(abi::ErrInvalidValue);
+  State& s = State::get();
+  std::lock_guard g(s.mu);
   if (limit == 0) {
     if (value > (1u << 20)) return ret(abi::ErrInvalidValue);  // far above any real stack need
-    State::get().dev->engine().set_stack_bytes(uint32_t(value));
+    s.dev->engine().set_stack_bytes(uint32_t(value));
+  }
+  if (limit == abi::LimitPersistingL2CacheSize) {
+    value = std::min<size_t>(value, size_t(std::max(0, s.dev->spec().persisting_l2_max)));
+    s.dev->set_persisting_l2(value);
   }
   g_limits[limit] = value;
+  return 0;
+}
+
+// Persisting lines in L2 become normal ones (the set-aside stays as set).
+CUDART_API abi::Error cudaCtxResetPersistingL2Cache() {
+  State& s = State::get();
+  std::lock_guard g(s.mu);
+  s.dev->reset_persisting_l2();
   return 0;
 }
 
