@@ -19,6 +19,7 @@ using namespace warpsim::cudart;
 namespace warpsim::cudart {
 
 int access_window_from(const abi::AccessPolicyWindow& w, timing::AccessWindow& out) {
+  // A hitProp outside the enum is accepted (as on an H100) and taken as Normal.
   auto hint = [](int p) {
     return p == abi::AccessPropertyPersisting ? func::L2Hint::Last
            : p == abi::AccessPropertyStreaming ? func::L2Hint::First
@@ -26,7 +27,6 @@ int access_window_from(const abi::AccessPolicyWindow& w, timing::AccessWindow& o
   };
   if (w.num_bytes > kAccessPolicyMaxWindow) return abi::ErrInvalidValue;
   if (!(w.hitRatio >= 0.0f && w.hitRatio <= 1.0f)) return abi::ErrInvalidValue;  // NaN too
-  if (w.hitProp < abi::AccessPropertyNormal || w.hitProp > abi::AccessPropertyPersisting) return abi::ErrInvalidValue;
   if (w.missProp != abi::AccessPropertyNormal && w.missProp != abi::AccessPropertyStreaming) return abi::ErrInvalidValue;
   out = timing::AccessWindow{};
   if (w.num_bytes == 0) return 0;  // no window

@@ -10,9 +10,8 @@ namespace warpsim::cudart {
 // stream's (cudaStreamSetAttribute), if any.
 int launch_kernel(const void* func, abi::Dim3 grid, abi::Dim3 block, void** args, size_t shmem, void* stream,
                   const timing::AccessWindow* window = nullptr);
-// Checks a cudaAccessPolicyWindow as the runtime does and converts it: num_bytes at most
-// cudaDevAttrMaxAccessPolicyWindowSize, hitRatio in [0, 1], hitProp a cudaAccessProperty,
-// missProp Normal or Streaming ("Must be either NORMAL or STREAMING", driver_types.h). Returns
-// a cudaError_t.
+// Checks a cudaAccessPolicyWindow as the runtime does (measured on an H100, CUDA 13) and converts
+// it: num_bytes at most cudaDevAttrMaxAccessPolicyWindowSize, hitRatio in [0, 1], missProp Normal
+// or Streaming ("Must be either NORMAL or STREAMING", driver_types.h); else cudaErrorInvalidValue.
 int access_window_from(const abi::AccessPolicyWindow& w, timing::AccessWindow& out);
 }  // namespace warpsim::cudart
