@@ -1,5 +1,5 @@
 // L2 cache hints as the functional engine records them for the timing model (func/mem_trace.hpp):
-// createpolicy values passed with .L2::cache_hint (fractional and
+// createpolicy values passed with .L2::cache_hint on ld/st/cp.async (fractional and
 // range forms), discard.global.L2, applypriority.global.L2::evict_normal and prefetch.global.L2.
 // Expectations follow from the PTX ISA's definitions: a range policy gives the primary priority to
 // [a, a + primary-size), the secondary to the rest of [a, a + total-size), none beyond; a
@@ -25,6 +25,8 @@ const char* kPtx = R"(.version 8.0
   .reg .u64 %rd<8>;
   .reg .u32 %r<8>;
   .reg .b64 %pol<4>;
+  .reg .u32 %s<2>;
+  .shared .align 16 .b8 sm[128];
   ld.param.u64 %rd1, [a];
   ld.param.u64 %rd2, [out];
   mov.u32 %r1, %tid.x;
@@ -33,6 +35,10 @@ const char* kPtx = R"(.version 8.0
   ld.global.u32 %r2, [%rd4];
   createpolicy.fractional.L2::evict_last.b64 %pol1, 1.0;
   ld.global.L2::cache_hint.u32 %r4, [%rd4+16], %pol1;
+  mov.u32 %s1, sm;
+  mad.lo.u32 %s1, %r1, 4, %s1;
+  cp.async.ca.shared.global.L2::cache_hint [%s1], [%rd4+48], 4, %pol1;
+  cp.async.wait_all;
   createpolicy.fractional.L2::evict_last.L2::evict_first.b64 %pol2, 0.5;
   ld.global.L2::cache_hint.u32 %r5, [%rd4+20], %pol2;
   ld.global.L2::cache_hint.u32 %r5, [%rd4+24], %pol2;
@@ -96,6 +102,7 @@ TEST(CacheHints, PoliciesAndLineOperationsReachTheTrace) {
   for (unsigned l = 0; l < lanes; ++l) {
     EXPECT_EQ(at(l, 0), std::vector<L2Hint>(1, L2Hint::Unchanged)) << l;
     EXPECT_EQ(at(l, 16), std::vector<L2Hint>(1, L2Hint::Last)) << l;  // fraction 1.0: all primary
+    EXPECT_EQ(at(l, 48), std::vector<L2Hint>(1, L2Hint::Last)) << l;  // cp.async with the same policy
     ASSERT_EQ(at(l, 20).size(), 1u);
     ASSERT_EQ(at(l, 24).size(), 1u);
     const L2Hint f = at(l, 20)[0];
