@@ -155,6 +155,19 @@ TEST(SectorCache, PersistingLinesStayInTheSetAside) {
   d.set_reserved(3);
   for (uint64_t l = 0; l < 4; ++l) EXPECT_FALSE(d.fill(l, 1).valid);
   EXPECT_EQ(d.lookup(0, 1) | d.lookup(1, 1) | d.lookup(2, 1) | d.lookup(3, 1), 1u);
+  // A set-aside that shrinks under its persisting lines leaves them evictable as normal lines.
+  SectorCache g;
+  g.configure(4, 4, false);
+  g.set_reserved(2);
+  g.fill(10, 1, Evict::Last);
+  g.fill(11, 1, Evict::Last);
+  g.set_reserved(0);
+  bool gone = false;
+  for (uint64_t l = 100; l < 104; ++l) {
+    auto v = g.fill(l, 1);
+    gone |= v.valid && v.line == 10;
+  }
+  EXPECT_TRUE(gone);
   // Without a set-aside a persisting access allocates as a normal line.
   SectorCache e;
   e.configure(2, 2, false);

@@ -64,7 +64,9 @@ uint32_t SectorCache::lookup(uint64_t line, uint32_t sectors, Evict e) {
 SectorCache::Way& SectorCache::victim_way(uint64_t line, Victim& v, Evict cls) {
   if (cls == Evict::Unchanged || (cls == Evict::Last && reserved_ == 0)) cls = Evict::Normal;
   Way* set = &ways_[size_t(set_of(line)) * assoc_];
-  const uint32_t persisting = persisting_in(set);
+  // Without a set-aside (the L1, and the L2 unless a program asks) no count is needed: any
+  // persisting line left from an earlier set-aside is in excess.
+  const uint32_t persisting = reserved_ ? persisting_in(set) : 0;
   Way* best = nullptr;
   if (cls == Evict::Last && persisting >= reserved_) {
     // The set-aside is full: the oldest persisting line makes room.
@@ -73,7 +75,7 @@ SectorCache::Way& SectorCache::victim_way(uint64_t line, Victim& v, Evict cls) {
   } else {
     // Free ways first, then streaming lines, then the least recently used normal line. Persisting
     // lines are candidates only in excess of the set-aside (it shrank under them).
-    const bool excess = persisting > reserved_;
+    const bool excess = reserved_ == 0 || persisting > reserved_;
     auto key = [](const Way& w) { return w.cls == Evict::First ? 0 : 1; };
     for (uint32_t w = 0; w < assoc_; ++w) {
       Way& c = set[w];
