@@ -18,14 +18,14 @@ using namespace warpsim::cudart;
 
 namespace warpsim::cudart {
 
-int access_window_from(const abi::AccessPolicyWindow& w, timing::AccessWindow& out) {
+int access_window_from(const abi::AccessPolicyWindow& w, size_t max_window, timing::AccessWindow& out) {
   // A hitProp outside the enum is accepted (as on an H100) and taken as Normal.
   auto hint = [](int p) {
     return p == abi::AccessPropertyPersisting ? func::L2Hint::Last
            : p == abi::AccessPropertyStreaming ? func::L2Hint::First
                                                : func::L2Hint::Normal;
   };
-  if (w.num_bytes > kAccessPolicyMaxWindow) return abi::ErrInvalidValue;
+  if (w.num_bytes > max_window) return abi::ErrInvalidValue;
   if (!(w.hitRatio >= 0.0f && w.hitRatio <= 1.0f)) return abi::ErrInvalidValue;  // NaN too
   if (w.missProp != abi::AccessPropertyNormal && w.missProp != abi::AccessPropertyStreaming) return abi::ErrInvalidValue;
   out = timing::AccessWindow{};
@@ -69,7 +69,7 @@ int launch_kernel(const void* func, abi::Dim3 grid, abi::Dim3 block, void** args
   req.usage = kernel_usage(s.dev->spec(), k);
   if (window) req.window = *window;
   else if (const abi::LaunchAttributeValue* v = s.stream_attr(stream, abi::LaunchAttributeAccessPolicyWindow))
-    access_window_from(v->accessPolicyWindow, req.window);  // checked when it was set
+    access_window_from(v->accessPolicyWindow, SIZE_MAX, req.window);  // checked when it was set
   if (shmem > 0xffffffffu) return ret(abi::ErrInvalidValue);
   // As on hardware: a block needing more registers than an SM has (or more threads than the
   // kernel's launch bounds allow) cannot launch. Estimated counts are not trusted for this.
@@ -163,10 +163,11 @@ CUDART_API abi::Error cudaLaunchKernelExC(const abi::LaunchConfig* config, const
   if (config->numAttrs && !config->attrs) return ret(abi::ErrInvalidValue);
   timing::AccessWindow win;
   bool has_window = false;
+  const size_t max_window = size_t(std::max(0, State::get().dev->spec().access_policy_max_window));
   for (unsigned i = 0; i < config->numAttrs; ++i) {
     const abi::LaunchAttribute& a = config->attrs[i];
     if (a.id != abi::LaunchAttributeAccessPolicyWindow) continue;
-    if (int e = access_window_from(a.val.accessPolicyWindow, win)) return ret(e);
+    if (int e = access_window_from(a.val.accessPolicyWindow, max_window, win)) return ret(e);
     has_window = true;
   }
   return launch_kernel(func, config->gridDim, config->blockDim, args, config->dynamicSmemBytes, config->stream,

@@ -80,7 +80,8 @@ CUDART_API abi::Error cudaStreamSetAttribute(abi::Stream stream, int attr, const
   if (!value || !stream_attribute_id(attr)) return ret(abi::ErrInvalidValue);
   if (attr == abi::LaunchAttributeAccessPolicyWindow) {
     timing::AccessWindow w;
-    if (int e = access_window_from(value->accessPolicyWindow, w)) return ret(e);
+    const size_t max_window = size_t(std::max(0, s.dev->spec().access_policy_max_window));
+    if (int e = access_window_from(value->accessPolicyWindow, max_window, w)) return ret(e);
   }
   (*attrs)[attr] = *value;
   return 0;

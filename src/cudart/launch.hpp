@@ -13,5 +13,5 @@ int launch_kernel(const void* func, abi::Dim3 grid, abi::Dim3 block, void** args
 // Checks a cudaAccessPolicyWindow as the runtime does (measured on an H100, CUDA 13) and converts
 // it: num_bytes at most cudaDevAttrMaxAccessPolicyWindowSize, hitRatio in [0, 1], missProp Normal
 // or Streaming ("Must be either NORMAL or STREAMING", driver_types.h); else cudaErrorInvalidValue.
-int access_window_from(const abi::AccessPolicyWindow& w, timing::AccessWindow& out);
+int access_window_from(const abi::AccessPolicyWindow& w, size_t max_window, timing::AccessWindow& out);
 }  // namespace warpsim::cudart
