@@ -23,7 +23,8 @@ CUDART_API abi::Error cudaStreamCreateWithPriority(abi::Stream* stream, unsigned
   State& s = State::get();
   std::lock_guard g(s.mu);
   if (!stream) return ret(abi::ErrInvalidValue);
-  auto* o = new StreamObj{int(flags)};
+  auto* o = new StreamObj;
+  o->flags = int(flags);
   s.streams.insert(o);
   *stream = o;
   return 0;

@@ -73,7 +73,9 @@ func::MemTrace run_traced(Harness& h, uint64_t a, uint64_t out, unsigned lanes) 
   for (int guard = 0; !st.done() && guard < 10000; ++guard)
     for (uint32_t w = 0; w < st.warps(); ++w) {
       uint32_t pc;
-      if (st.next(w, pc)) EXPECT_FALSE(st.step(w).fault) << ls.fault.message;
+      if (st.next(w, pc)) {
+        EXPECT_FALSE(st.step(w).fault) << ls.fault.message;
+      }
     }
   EXPECT_TRUE(st.done());
   return tr;

@@ -141,7 +141,9 @@ TEST(SectorCache, PersistingLinesStayInTheSetAside) {
   // Normal lines cycle through the other two ways only.
   for (uint64_t l = 100; l < 120; ++l) {
     auto v = c.fill(l, 1);
-    if (v.valid) EXPECT_GE(v.line, 100u);
+    if (v.valid) {
+      EXPECT_GE(v.line, 100u);
+    }
   }
   EXPECT_EQ(c.class_of(10), Evict::Last);
   EXPECT_EQ(c.class_of(11), Evict::Last);
