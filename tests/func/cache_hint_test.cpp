@@ -1,5 +1,5 @@
 // L2 cache hints as the functional engine records them for the timing model (func/mem_trace.hpp):
-// createpolicy values passed with .L2::cache_hint on ld/st/cp.async (fractional and
+// createpolicy values passed with .L2::cache_hint on ld/st/cp.async/red (fractional and
 // range forms), discard.global.L2, applypriority.global.L2::evict_normal and prefetch.global.L2.
 // Expectations follow from the PTX ISA's definitions: a range policy gives the primary priority to
 // [a, a + primary-size), the secondary to the rest of [a, a + total-size), none beyond; a
@@ -39,6 +39,7 @@ const char* kPtx = R"(.version 8.0
   mad.lo.u32 %s1, %r1, 4, %s1;
   cp.async.ca.shared.global.L2::cache_hint [%s1], [%rd4+48], 4, %pol1;
   cp.async.wait_all;
+  red.global.add.L2::cache_hint.u32 [%rd4+64], 1, %pol1;
   createpolicy.fractional.L2::evict_last.L2::evict_first.b64 %pol2, 0.5;
   ld.global.L2::cache_hint.u32 %r5, [%rd4+20], %pol2;
   ld.global.L2::cache_hint.u32 %r5, [%rd4+24], %pol2;
@@ -105,6 +106,7 @@ TEST(CacheHints, PoliciesAndLineOperationsReachTheTrace) {
     EXPECT_EQ(at(l, 0), std::vector<L2Hint>(1, L2Hint::Unchanged)) << l;
     EXPECT_EQ(at(l, 16), std::vector<L2Hint>(1, L2Hint::Last)) << l;  // fraction 1.0: all primary
     EXPECT_EQ(at(l, 48), std::vector<L2Hint>(1, L2Hint::Last)) << l;  // cp.async with the same policy
+    EXPECT_EQ(at(l, 64), std::vector<L2Hint>(1, L2Hint::Last)) << l;  // red with the same policy
     ASSERT_EQ(at(l, 20).size(), 1u);
     ASSERT_EQ(at(l, 24).size(), 1u);
     const L2Hint f = at(l, 20)[0];
@@ -135,6 +137,7 @@ TEST(CacheHints, PoliciesAndLineOperationsReachTheTrace) {
   for (unsigned l = 0; l < lanes; ++l) {
     EXPECT_EQ(mem[l * 32 + 7], init[l * 32]) << l;
     EXPECT_EQ(mem[l * 32], init[l * 32]) << l;
+    EXPECT_EQ(mem[l * 32 + 16], init[l * 32 + 16] + 1) << l;  // the red
     EXPECT_EQ(got[l], init[l * 32] + init[l * 32 + 8]) << l;  // words 0 and 8 (offset 32)
   }
 }
