@@ -163,7 +163,8 @@ CUDART_API abi::Error cudaLaunchKernelExC(const abi::LaunchConfig* config, const
   if (config->numAttrs && !config->attrs) return ret(abi::ErrInvalidValue);
   timing::AccessWindow win;
   bool has_window = false;
-  const size_t max_window = size_t(std::max(0, State::get().dev->spec().access_policy_max_window));
+  // instance(), not get(): a launch into a created stream must not run the queued launches.
+  const size_t max_window = size_t(std::max(0, State::instance().dev->spec().access_policy_max_window));
   for (unsigned i = 0; i < config->numAttrs; ++i) {
     const abi::LaunchAttribute& a = config->attrs[i];
     if (a.id != abi::LaunchAttributeAccessPolicyWindow) continue;
