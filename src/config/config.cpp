@@ -454,6 +454,7 @@ void read_machine(Reader& rd, Machine& m) {
   rd.choice("sm.scheduler", m.scheduler, schedulers);
   rd.f64("sm.issue_clock_ratio", m.issue_clock_ratio);
   rd.u32("sm.scoreboard_entries", m.scoreboard_entries);
+  rd.u32("sm.mio_queue", m.mio_queue);
   for (unsigned p = 0; p < kPipeCount; ++p) rd.u32(fmt::format("sm.pipes.{}", kPipeNames[p]), m.pipe_lanes[p]);
 
   // [sm.icache]
@@ -922,6 +923,7 @@ std::string describe(const Machine& m) {
   for (unsigned p = 0; p < kPipeCount; ++p) pipes += fmt::format("{}{}={}", p ? " " : "", kPipeNames[p], m.pipe_lanes[p]);
   line("pipe lanes", pipes + " (mio, lsu per SM)");
   line("scoreboard entries", fmt::format("{}", m.scoreboard_entries));
+  line("MIO/LSU queue", fmt::format("{} instructions ahead of the unit", m.mio_queue));
   line("instruction caches", fmt::format("{} B/instr; L0 {} ({}-way, miss {} cy), L1 {} ({}-way, miss {} cy), line {} B", m.instr_bytes,
                                          bytes(m.l0i_bytes), m.l0i_assoc, m.l0i_miss_latency, bytes(m.l1i_bytes), m.l1i_assoc,
                                          m.l1i_miss_latency, m.icache_line));

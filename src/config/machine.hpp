@@ -175,6 +175,7 @@ struct Machine {
   double issue_clock_ratio = 1.0;      // scheduler issues per SM cycle (G80: 0.5)
   std::array<uint32_t, kPipeCount> pipe_lanes{};  // lanes per sub-core ([sm.pipes]); mio/lsu per SM
   uint32_t scoreboard_entries = 64;    // outstanding register writes per warp before it stalls
+  uint32_t mio_queue = 0;              // instructions the SM-wide units (mio, lsu) take ahead of the one they work on
 
   // [sm.icache]
   uint32_t instr_bytes = 16;           // bytes per (SASS) instruction, for instruction-cache footprint

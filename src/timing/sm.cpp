@@ -143,6 +143,19 @@ uint64_t Sm::unit_free(const SubCore& sc, Pipe p) const {
   return sm_wide(p) ? sm_unit_free_[unsigned(p)] : sc.pipe_free[unsigned(p)];
 }
 
+// An SM-wide unit takes an instruction while it is idle or while fewer than sm.mio_queue
+// accepted instructions wait for it (the MIO / LG instruction queues: a warp hands a memory
+// instruction over and goes on). Returns t, or the cycle a queue slot frees.
+uint64_t Sm::unit_accepts(Pipe p, uint64_t t) {
+  const uint64_t free = sm_unit_free_[unsigned(p)];
+  if (free == kNever) return kNever;  // the LSU waits for a miss-status entry
+  if (free <= t) return t;
+  auto& q = unit_queue_[unsigned(p)];
+  while (!q.empty() && q.front() <= t) q.pop_front();
+  if (q.size() < m_.mio_queue) return t;
+  return q.empty() ? free : q.front();
+}
+
 // Looks at the warp's next instruction: which lanes, which registers it waits for, whether its
 // instruction is in the L0/L1 instruction caches. Sets ready_at.
 void Sm::prepare(WarpCtx& w, uint64_t now) {
@@ -202,7 +215,7 @@ void Sm::account(WarpCtx& w, uint64_t t) {
 bool Sm::eligible(WarpCtx& w, SubCore& sc, uint64_t t) {
   if (w.finished || w.waiting || w.ready_at > t) return false;
   Pipe p = w.next ? w.next->pipe : Pipe::Alu;
-  uint64_t free = unit_free(sc, p);
+  uint64_t free = sm_wide(p) ? unit_accepts(p, t) : unit_free(sc, p);
   if (free > t) {
     w.ready_at = free;
     if (free > w.throttle_until) {
@@ -237,13 +250,22 @@ void Sm::issue(WarpCtx& w, uint64_t t) {
     return;
   }
   ++sc.issued;
-  // Results and pipe occupancy.
+  // Results and pipe occupancy. An instruction queued at an SM-wide unit starts when the unit
+  // has worked through the instructions ahead of it.
+  uint64_t start = t;
+  if (sm_wide(it.pipe)) {
+    const uint64_t free = sm_unit_free_[unsigned(it.pipe)];
+    if (free != kNever && free > t) {
+      start = free;
+      unit_queue_[unsigned(it.pipe)].push_back(start);
+    }
+  }
   if (memop) {
-    uint64_t ready = memory_issue(w, it, t);
+    uint64_t ready = memory_issue(w, it, start);
     for (unsigned i = 0; i < it.ndst; ++i) w.sb.set(it.dst[i], ready, it.sb);
   } else {
-    for (unsigned i = 0; i < it.ndst; ++i) w.sb.write(it.dst[i], t + it.latency, it.sb);
-    if (sm_wide(it.pipe)) sm_unit_free_[unsigned(it.pipe)] = t + it.pipe_cycles;
+    for (unsigned i = 0; i < it.ndst; ++i) w.sb.write(it.dst[i], start + it.latency, it.sb);
+    if (sm_wide(it.pipe)) sm_unit_free_[unsigned(it.pipe)] = start + it.pipe_cycles;
     else sc.pipe_free[unsigned(it.pipe)] = t + it.pipe_cycles;
   }
   // Holds after the instruction.
@@ -779,6 +801,7 @@ void Sm::abandon() {
   async_bars_.clear();
   miss_queue_.clear();
   miss_head_ = 0;
+  for (auto& q : unit_queue_) q.clear();
   l1_.clear_inflight();
   used_threads_ = used_warps_ = used_regs_ = used_smem_ = 0;
   next_event_ = kNever;

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <unordered_map>
 #include <vector>
@@ -172,7 +173,10 @@ class Sm : public MemClient {
   const config::Machine& m_;
   uint32_t id_;
   std::vector<SubCore> subs_;
-  std::array<uint64_t, config::kPipeCount> sm_unit_free_{};  // SM-wide units (mio, lsu)
+  std::array<uint64_t, config::kPipeCount> sm_unit_free_{};  // SM-wide units (mio, lsu): end of their backlog
+  // Start cycles of the instructions queued at each SM-wide unit (sm.mio_queue deep).
+  std::array<std::deque<uint64_t>, config::kPipeCount> unit_queue_;
+  uint64_t unit_accepts(config::Pipe p, uint64_t t);
   InstructionCache l1i_;
   MemorySystem* mem_ = nullptr;
   L1Cache l1_;

@@ -567,6 +567,49 @@ L:
   EXPECT_GE(without.out[0] - with.out[0], m.l2.dram_latency);  // the DRAM path, at least its fixed part
 }
 
+// The MIO queue: one warp issues 8 independent ld.shared.v4 (32 lanes x 16 B = 4 wavefronts of
+// 128 B each, so the unit is busy 4 cycles per load) between two clock reads. Without a queue
+// the warp waits for the unit before each load: 7 x 4 cycles. With 8 queue slots it hands all 8
+// over in 8 issue cycles and goes on; the loads still take the unit 4 cycles each.
+TEST(Timing, MioQueueLetsAWarpHandOverSharedLoads) {
+  config::Machine m = test_machine();
+  m.ops[unsigned(OpClass::LdShared)] = {Pipe::Mio, 20, 1, config::Scoreboard::Short};
+  std::string s = R"(.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+  .reg .u64 %rd<8>;
+  .reg .u32 %r<8>;
+  .reg .f32 %f<40>;
+  .shared .align 16 .b8 sm[1024];
+  ld.param.u64 %rd7, [out];
+  mov.u32 %r1, %tid.x;
+  shl.b32 %r2, %r1, 4;
+  mov.u32 %r3, sm;
+  add.u32 %r4, %r3, %r2;
+  mov.u64 %rd4, %clock64;
+)";
+  for (int i = 0; i < 8; ++i)
+    s += fmt::format("  ld.shared.v4.f32 {{%f{}, %f{}, %f{}, %f{}}}, [%r4];\n", 4 * i, 4 * i + 1, 4 * i + 2, 4 * i + 3);
+  s += R"(  mov.u64 %rd5, %clock64;
+  sub.u64 %rd6, %rd5, %rd4;
+  cvt.rn.f32.u64 %f33, %rd6;
+  add.f32 %f34, %f0, %f31;
+  mul.wide.u32 %rd2, %r1, 4;
+  add.u64 %rd3, %rd7, %rd2;
+  st.global.f32 [%rd3], %f33;
+  ret;
+}
+)";
+  Timed none = run_timed(m, s, {1, 1, 1}, {32, 1, 1});
+  m.mio_queue = 8;
+  Timed queued = run_timed(m, s, {1, 1, 1}, {32, 1, 1});
+  ASSERT_TRUE(none.res.ok() && queued.res.ok());
+  EXPECT_GE(none.out[0], 7 * 4 + 1);
+  EXPECT_LE(queued.out[0], 8 + 2);
+}
+
 // ---------------------------------------------------------------- asynchronous copies
 
 TEST(AsyncCopy, GroupsCompleteInAnyOrderAndWaitLeavesTheNewestInFlight) {
