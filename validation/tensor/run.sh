@@ -22,7 +22,7 @@ for gpu in a100 h100; do
     csv="$here/sim_$gpu.csv"
     {
         echo "# validation/tensor/run.sh: $ws run --gpu $gpu --mode timing -- mma_bench --reps 1, $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-        echo "# nvcc: $(nvcc --version | tail -1)"
+        echo "# nvcc: $(nvcc --version | grep -o "release .*")"
         echo "benchmark,metric,value,unit"
     } > "$csv"
     if ! "$ws" run -q --gpu "$gpu" --mode timing -- "$b/mma_bench" --reps 1 > "$b/out.csv" 2> "$b/err.txt"; then
