@@ -37,10 +37,11 @@ t0=$(date +%s)
 "$WS" run --quiet --gpu "$gpu" --mode timing --report "$rep" -- "$bin" "$M" "$N" "$K" --variant "$variant"
 t1=$(date +%s)
 echo "simulation wall time: $((t1 - t0)) s"
-"$WS" info --gpu "$gpu" > "$OUT/info-$gpu.txt" 2>&1 || true
-python3 - "$rep/report.json" "$M" "$N" "$K" <<'PY'
-import json, sys
+"$WS" info --gpu "$gpu" > "$OUT/info-$gpu.txt"
+python3 - "$rep/report.json" "$M" "$N" "$K" "$OUT/info-$gpu.txt" <<'PY'
+import json, re, sys
 r = json.load(open(sys.argv[1]))
+info = open(sys.argv[5]).read()
 M, N, K = map(int, sys.argv[2:5])
 ks = [k for k in r["kernels"] if k["name"].startswith("_Z15gemm_multistage") or k["name"].startswith("_Z13gemm_mbarrier")]
 assert len(ks) == 1, "expected one GEMM kernel in the report"
@@ -48,9 +49,11 @@ k = ks[0]
 t = k["timing"]
 cyc, launch, sms, mhz = t["cycles"], t.get("launch_cycles", 0), t["sms"], t["clock_mhz"]
 fma = M * N * K
-# Dense FP16 peak of the simulated machine: 4 tensor cores x 256 FMA/clk per SM on the a100
-# (configs/a100.toml [tensor]); printed against the whitepaper's 312 TFLOPS for the a100.
-peak_fma_sm = {"a100": 1024, "a100-80gb": 1024, "ga100-full": 1024, "h100": 2048}.get(r.get("gpu", {}).get("name", "a100") if isinstance(r.get("gpu"), dict) else "a100", 1024)
+# Dense FP16 peak of the simulated machine from `warpsim info`: tensor cores per SM x f16 FMA/clk
+# per core (a100: 4 x 256, the whitepaper's 312 TFLOPS at 1410 MHz on 108 SMs).
+cores = int(re.search(r"tensor cores\s*\n\s*per SM\s+(\d+)", info).group(1))
+per_core = int(re.search(r"dense FMA/clk per core\s+f16 (\d+)", info).group(1))
+peak_fma_sm = cores * per_core
 def line(label, c):
     per_sm = fma / c / sms
     tflops = 2 * fma / (c / (mhz * 1e6)) / 1e12
@@ -67,8 +70,8 @@ print(f"IPC/SM {t['ipc_per_sm']:.3f}  issue-slot utilisation {t['issue_slot_util
       f"icache misses {t['icache_misses']}")
 # Tensor pipe: each mma.m16n8k16 holds a tensor core 2048 / (FMA/clk per core) cycles.
 mmas = fma // 2048
-busy = mmas * (2048 / (peak_fma_sm / 4))
-print(f"tensor pipe utilisation (mma busy cycles / (4 x SMs x cycles)): {100 * busy / (4 * sms * cyc):.1f}%")
+busy = mmas * (2048 / per_core)
+print(f"tensor pipe utilisation (mma busy cycles / (cores x SMs x cycles)): {100 * busy / (cores * sms * cyc):.1f}%")
 ws = t["warp_states"]
 tot = sum(ws.values())
 print("warp states (share of warp-cycles):")
