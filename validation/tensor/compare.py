@@ -25,8 +25,10 @@ ap.add_argument("--h100", default=os.path.join(here, "sim_h100.csv"))
 ap.add_argument("--a100", default=os.path.join(here, "sim_a100.csv"))
 a = ap.parse_args()
 hw, sh, sa = load(a.hw), load(a.h100), load(a.a100)
-metrics = ["dep_latency", "cycles_per_mma_subcore_4w_ilp8", "cycles_per_mma_subcore_16w_ilp4",
-           "fma_per_clk_sm_4w_ilp8", "fma_per_clk_sm_16w_ilp4"]
+metrics = ["dep_latency", "cycles_per_mma_subcore_4w_ilp8", "cycles_per_mma_subcore_8w_ilp4",
+           "cycles_per_mma_subcore_16w_ilp4", "cycles_per_mma_subcore_4w_ilp8_distinct",
+           "cycles_per_mma_subcore_8w_ilp4_distinct", "cycles_per_mma_subcore_16w_ilp4_distinct",
+           "fma_per_clk_sm_4w_ilp8"]
 forms = []
 for (b, _m) in hw:
     if b != "clock64" and b not in forms:

@@ -8,6 +8,7 @@
 #   gemm_big.out             gemm_pipelined at 4096^3 and at the simulator benchmark size, timed
 #   h100_mma_sm80.csv        validation/tensor/mma_bench (sm_80 build, JIT), --reps 7
 #   h100_mma_sm90.csv        the same built for sm_90
+#   ncu_gemm.txt             Nsight Compute sections of both gemm_pipelined kernels at 1536 x 2304 x 1024
 # Usage (from the repository root): validation/tensor/measure_hw.sh [OUTDIR]
 set -uo pipefail
 out="${1:-hw_out}"
@@ -42,5 +43,14 @@ timeout 150 "$b/mma_bench80" --reps 7 > "$out/h100_mma_sm80.csv" 2>> "$env"
 echo "mma_bench sm_80: exit $?" >> "$env"
 timeout 150 "$b/mma_bench90" --reps 7 > "$out/h100_mma_sm90.csv" 2>> "$env"
 echo "mma_bench sm_90: exit $?" >> "$env"
+# Nsight Compute on the simulator benchmark's GEMM size: warp states, pipe utilisation, issue
+# slots, to set beside the simulator's report (bench/tensor_throughput.sh --gpu h100).
+if command -v ncu > /dev/null; then
+    timeout 150 ncu --section SpeedOfLight --section WarpStateStats --section ComputeWorkloadAnalysis \
+        --section SchedulerStats --section Occupancy \
+        --metrics sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active,sm__inst_executed_pipe_tensor_op_hmma.sum,smsp__inst_executed.sum,sm__cycles_elapsed.avg \
+        -k regex:gemm_ "$b/gemm_pipelined" 1536 2304 1024 --no-check > "$out/ncu_gemm.txt" 2>&1
+    echo "ncu: exit $?" >> "$env"
+fi
 echo "end: $(date -u +%Y-%m-%dT%H:%M:%SZ)" >> "$env"
 rm -rf "$b"

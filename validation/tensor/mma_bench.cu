@@ -8,7 +8,9 @@
 //                        dense-equivalent M*N*K) per SM clock over (max end - min start)
 //   cycles_per_mma_subcore_<W>w_ilp<I>
 //                        the same as the issue interval of one mma on one of the 4 sub-cores:
-//                        4 * M*N*K / (fma per clk per SM)
+//                        4 * M*N*K / (fma per clk per SM); also for 8 warps (two per sub-core)
+//   ..._distinct         the same with every accumulator chain on A/B registers of its own (the
+//                        others share one set, so consecutive mma can reuse their operands)
 // Every timed region runs twice in the launch (the first pass warms the instruction cache); only
 // the second is timed. Each measurement is the median of --reps launches after a warm-up launch.
 // Self-check: A = B = 1 (b1 xor: A all ones, B zero), C = 0, so every mma adds K (mma.sp: K/2)
@@ -114,14 +116,20 @@ struct sp_f16_f32_m16n8k32 {
 };
 #endif
 
-// in: [0] A word, [1] B word, [2] sparsity metadata; ind: [0] A, [1] B for f64.
-template <class F, int CHAINS, int ITERS>
+// in: [0] A word, [1] B word, [2] sparsity metadata, then per chain c its own A and B words at
+// [3 + 2c] and [4 + 2c]; ind: the same for f64 ([2c], [2c + 1]). SHARED: every chain reads the same
+// A/B registers (consecutive mma can reuse their operands, SASS .reuse); otherwise each chain has
+// registers of its own, loaded from its own words so that the compiler cannot merge them.
+template <class F, int CHAINS, int ITERS, bool SHARED>
 __global__ void k_mma(const uint32_t* in, const double* ind, long long* times, typename F::CW* out) {
     typedef typename F::AW AW;
     typedef typename F::CW CW;
-    AW a[F::NA], b[F::NB];
-    for (int i = 0; i < F::NA; ++i) a[i] = F::acc == ACC_F64 ? (AW)ind[0] : (AW)in[0];
-    for (int i = 0; i < F::NB; ++i) b[i] = F::acc == ACC_F64 ? (AW)ind[1] : (AW)in[1];
+    constexpr int NR = SHARED ? 1 : CHAINS;
+    AW a[NR][F::NA], b[NR][F::NB];
+    for (int c = 0; c < NR; ++c) {
+        for (int i = 0; i < F::NA; ++i) a[c][i] = F::acc == ACC_F64 ? (AW)ind[2 * c] : (AW)in[3 + 2 * c];
+        for (int i = 0; i < F::NB; ++i) b[c][i] = F::acc == ACC_F64 ? (AW)ind[2 * c + 1] : (AW)in[4 + 2 * c];
+    }
     const uint32_t meta = in[2];
     CW acc[CHAINS][F::NC];
 #pragma unroll
@@ -136,7 +144,7 @@ __global__ void k_mma(const uint32_t* in, const double* ind, long long* times, t
 #pragma unroll
         for (int it = 0; it < ITERS; ++it)
 #pragma unroll
-            for (int c = 0; c < CHAINS; ++c) F::mma(acc[c], a, b, meta);
+            for (int c = 0; c < CHAINS; ++c) F::mma(acc[c], a[SHARED ? 0 : c], b[SHARED ? 0 : c], meta);
         t1 = rd_clock64();
     }
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
@@ -158,10 +166,15 @@ static double f16_val(uint16_t h) {
 
 // Runs <F, CHAINS, ITERS> with `warps` warps: returns the median timing over g_reps launches
 // (latency: cycles per mma of warp 0; otherwise FMA per clock per SM) and checks the results.
-template <class F, int CHAINS, int ITERS>
+template <class F, int CHAINS, int ITERS, bool SHARED = true>
 static double measure(int warps, bool latency) {
-    uint32_t hin[3] = {F::a_word, F::b_word, 0x44444444u};
-    double hind[2] = {1.0, 1.0};
+    uint32_t hin[3 + 2 * CHAINS] = {F::a_word, F::b_word, 0x44444444u};
+    double hind[2 * CHAINS];
+    for (int c = 0; c < CHAINS; ++c) {
+        hin[3 + 2 * c] = F::a_word;
+        hin[4 + 2 * c] = F::b_word;
+        hind[2 * c] = hind[2 * c + 1] = 1.0;
+    }
     uint32_t* din;
     double* dind;
     long long* dt;
@@ -179,7 +192,7 @@ static double measure(int warps, bool latency) {
     const double want = 2.0 * ITERS * F::inc;
     bool checked = false;
     for (int r = 0; r < g_reps + 1; ++r) {
-        k_mma<F, CHAINS, ITERS><<<1, warps * 32>>>(din, dind, dt, dout);
+        k_mma<F, CHAINS, ITERS, SHARED><<<1, warps * 32>>>(din, dind, dt, dout);
         CHECK(cudaGetLastError());
         CHECK(cudaDeviceSynchronize());
         CHECK(cudaMemcpy(t.data(), dt, t.size() * sizeof(long long), cudaMemcpyDeviceToHost));
@@ -236,6 +249,16 @@ static void bench() {
     double t16 = measure<F, 4, 64>(16, false);
     emit(F::name, "fma_per_clk_sm_16w_ilp4", t16, "fma/clk/SM");
     emit(F::name, "cycles_per_mma_subcore_16w_ilp4", 4 * mnk / t16, "cycles");
+    // Two warps per sub-core (as in a 2-CTA GEMM), and the operand-reuse question: the same
+    // counts with every chain on registers of its own.
+    double t8 = measure<F, 4, 64>(8, false);
+    emit(F::name, "cycles_per_mma_subcore_8w_ilp4", 4 * mnk / t8, "cycles");
+    double d4 = measure<F, 8, 32, false>(4, false);
+    emit(F::name, "cycles_per_mma_subcore_4w_ilp8_distinct", 4 * mnk / d4, "cycles");
+    double d8 = measure<F, 4, 64, false>(8, false);
+    emit(F::name, "cycles_per_mma_subcore_8w_ilp4_distinct", 4 * mnk / d8, "cycles");
+    double d16 = measure<F, 4, 64, false>(16, false);
+    emit(F::name, "cycles_per_mma_subcore_16w_ilp4_distinct", 4 * mnk / d16, "cycles");
 }
 
 int main(int argc, char** argv) {
