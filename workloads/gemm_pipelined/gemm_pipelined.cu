@@ -123,6 +123,15 @@ __device__ __forceinline__ void compute_stage(const __half* s, float (&acc)[MT][
     }
 }
 
+__device__ __forceinline__ void zero_acc(float (&acc)[MT][NT][4]) {
+#pragma unroll
+    for (int mi = 0; mi < MT; ++mi)
+#pragma unroll
+        for (int ni = 0; ni < NT; ++ni)
+#pragma unroll
+            for (int e = 0; e < 4; ++e) acc[mi][ni][e] = 0.f;
+}
+
 __device__ __forceinline__ void store_c(float* C, int N, const float (&acc)[MT][NT][4], int m0, int n0, int wm,
                                         int wn, int lane) {
     const int g = lane >> 2, t = lane & 3;
@@ -143,12 +152,7 @@ __global__ void __launch_bounds__(THREADS) gemm_multistage(const __half* __restr
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, wm = warp >> 1, wn = warp & 1;
     const int m0 = blockIdx.y * BM, n0 = blockIdx.x * BN, KT = K / BK;
     float acc[MT][NT][4];
-#pragma unroll
-    for (int mi = 0; mi < MT; ++mi)
-#pragma unroll
-        for (int ni = 0; ni < NT; ++ni)
-#pragma unroll
-            for (int e = 0; e < 4; ++e) acc[mi][ni][e] = 0.f;
+    zero_acc(acc);
 
     // Prologue: STAGES-1 k-tiles in flight, one commit group each (empty groups past the end keep
     // the group count per iteration constant, so wait_group STAGES-2 always means "k-tile kt landed").
@@ -186,12 +190,7 @@ __global__ void __launch_bounds__(THREADS) gemm_mbarrier(const __half* __restric
         }
     __syncthreads();
     float acc[MT][NT][4];
-#pragma unroll
-    for (int mi = 0; mi < MT; ++mi)
-#pragma unroll
-        for (int ni = 0; ni < NT; ++ni)
-#pragma unroll
-            for (int e = 0; e < 4; ++e) acc[mi][ni][e] = 0.f;
+    zero_acc(acc);
 
     // k-tile t goes to stage t % STAGES as that stage's fill number t / STAGES, which completes the
     // full barrier's phase of that number; consumption number n completes the empty barrier's phase n.
