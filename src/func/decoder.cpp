@@ -305,7 +305,35 @@ void references(const Module& m, const Operand& o, std::set<uint32_t>& out, std:
 
 }  // namespace
 
-DecodeResult decode(const Module& m, const VariableAddresses& vars) {
+uint32_t min_sm_arch(const Instruction& ins) {
+  auto has_any = [&](std::initializer_list<Mod> ms) {
+    for (Mod x : ms)
+      if (ins.has(x)) return true;
+    return false;
+  };
+  const Shape& s = ins.shape;
+  switch (ins.op) {
+    case Opcode::Ldmatrix: case Opcode::Movmatrix: return 75;
+    case Opcode::Stmatrix: return 90;
+    case Opcode::WmmaLoad: case Opcode::WmmaStore: case Opcode::WmmaMma:
+      if (has_any({Mod::bf16, Mod::tf32, Mod::f64})) return 80;
+      if (has_any({Mod::s4, Mod::u4, Mod::b1})) return 75;
+      if (has_any({Mod::s8, Mod::u8})) return 72;
+      return 70;
+    case Opcode::Mma:
+      if (ins.has(Mod::sp) || ins.has(Mod::sp_ordered_metadata)) return 80;
+      if (s.m == 8 && s.n == 8 && s.k == 4 && ins.has(Mod::f16)) return 70;
+      if ((s.m == 16 && s.n == 8 && s.k == 8 && ins.has(Mod::f16) && !ins.has(Mod::bf16)) ||
+          (s.m == 8 && s.n == 8 && (s.k == 16 || s.k == 32 || s.k == 128)))
+        return 75;
+      return 80;
+    case Opcode::WgmmaMmaAsync: case Opcode::WgmmaFence: case Opcode::WgmmaCommitGroup: case Opcode::WgmmaWaitGroup:
+      return 90;
+    default: return 0;
+  }
+}
+
+DecodeResult decode(const Module& m, const VariableAddresses& vars, const DecodeTarget& target) {
   register_all();
   DecodeResult res;
   Program& prog = res.prog;
@@ -495,9 +523,17 @@ DecodeResult decode(const Module& m, const VariableAddresses& vars) {
                                          ? Ref::pred(impl.reg_refs[ins.guard_reg].index(), ins.guard_negated)
                                          : Ref::none();
       bool ok = false;
-      for (DecodeFn fn : table()[size_t(ins.op)]) {
-        ok = fn(ctx, ins, out);
-        if (ok || !ctx.error.empty()) break;
+      if (uint32_t need = target.sm_arch ? min_sm_arch(ins) : 0; need > target.sm_arch) {
+        std::string what(opcode_name(ins.op));
+        if (ins.op == Opcode::Mma) what += ins.has(Mod::sp) || ins.has(Mod::sp_ordered_metadata) ? ".sp" : ".sync";
+        if (ins.shape.m) what += fmt::format(".m{}n{}{}", ins.shape.m, ins.shape.n, ins.shape.k ? fmt::format("k{}", ins.shape.k) : "");
+        ctx.error = fmt::format("{} needs sm_{} or later; the simulated GPU {} is sm_{}", what, need,
+                                target.machine.empty() ? "(unnamed)" : target.machine, target.sm_arch);
+      } else {
+        for (DecodeFn fn : table()[size_t(ins.op)]) {
+          ok = fn(ctx, ins, out);
+          if (ok || !ctx.error.empty()) break;
+        }
       }
       if (!ok || !out.exec) {
         std::string msg = ctx.error.empty()

@@ -26,6 +26,18 @@ struct DecodeResult {
   bool ok() const { return errors.empty(); }
 };
 
-DecodeResult decode(const ptx::Module& m, const VariableAddresses& vars);
+// The GPU the module is decoded for: instructions newer than `sm_arch` (compute capability x 10;
+// 0 = no check) are load errors naming the instruction and `machine`.
+struct DecodeTarget {
+  uint32_t sm_arch = 0;
+  std::string machine;
+};
+
+DecodeResult decode(const ptx::Module& m, const VariableAddresses& vars, const DecodeTarget& target = {});
+
+// The oldest architecture (compute capability x 10) that has the instruction, for the
+// instructions whose availability differs between the machines warpsim models (warp-level matrix
+// instructions; PTX ISA 9.7.14 "Target ISA notes"); 0 when every modelled machine has it.
+uint32_t min_sm_arch(const ptx::Instruction& ins);
 
 }  // namespace warpsim::func

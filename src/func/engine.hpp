@@ -22,6 +22,11 @@ struct EngineConfig {
   uint32_t spin_yield_threshold = 64;     // ITS: backward branches of one path before the other path runs
   bool reconvergence_stack = false;       // pre-Volta (G80) SIMT stack instead of ITS
   uint64_t livelock_iterations = 1000000; // stack mode: backward branches of one path while others wait
+  // The simulated GPU's compute capability (major * 10 + minor) and name: an instruction the
+  // architecture lacks (tensor-core instructions on a pre-Volta GPU, ...) fails the module load.
+  // 0: no check (tests of the engine alone).
+  uint32_t sm_arch = 0;
+  std::string machine;
 };
 
 struct LoadedModule {

@@ -1,5 +1,6 @@
 // Warp-level matrix instructions (PTX ISA 8.7, 9.7.14): ldmatrix / stmatrix / movmatrix, mma.sync
-// (sm_80 shapes) and wmma.load / wmma.store / wmma.mma.
+// (sm_80 shapes and the Volta-shape m8n8k4 .f16), mma.sp / mma.sp::ordered_metadata (2:4 sparse A,
+// every sm_80 form) and wmma.load / wmma.store / wmma.mma.
 //
 // All of them are .sync.aligned without a member mask: every live lane of the warp takes part, so
 // each handler first waits (warp_sync) until all live lanes of the warp have arrived. A handler
@@ -22,12 +23,16 @@
 // ignored). f64 accumulates with fused multiply-adds in k order. Integer: exact sum, wrapped to
 // s32, or clamped with .satfinite. .b1: c + popc(a op b).
 //
+// wmma (every sm_80 form: f16/bf16 m16n16k16/m32n8k16/m8n32k16, tf32 m16n16k8, f64 m8n8k4 with
+// .rnd, s8/u8 16-wide shapes with .satfinite, s4/u4 m8n8k32, b1 m8n8k128 .xor/.and.popc).
 // wmma fragment layout (implementation-defined; this model's choice): a fragment of an R x C
 // logical matrix (A: M x K, B: K x N, C/D: M x N) holds U = R*C/32 distinct elements per lane;
 // lane l's element u (0 <= u < U) is logical element idx = l*U + u, at (idx / C, idx % C). When the
 // PTX fragment has more slots than U (f16 A/B fragments are 8 registers = 16 halves), slot s
 // holds element s % U (replicated). The memory layout (.row/.col) and stride only affect load and
 // store; wmma.mma ignores its layout qualifiers since fragments are in logical coordinates.
+// Sub-byte elements in memory are packed, element i at bit i * bits (least significant first), and
+// strides count elements.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -38,6 +43,7 @@
 
 #include "func/decode.hpp"
 #include "func/exec.hpp"
+#include "func/fp_util.hpp"
 #include "func/memory_access.hpp"
 #include "func/softfloat.hpp"
 
@@ -100,12 +106,28 @@ inline uint64_t field(uint64_t v, unsigned j, unsigned bits) {
   return (v >> (j * bits)) & ((1ull << bits) - 1);
 }
 
+// An f16 as an exact integer count of 2^-24 (|v| < 2^40); false for infinities and NaNs.
+inline bool f16_fixed(uint64_t b, int64_t& v) {
+  unsigned e = unsigned(b >> 10) & 31, m = unsigned(b) & 1023;
+  if (e == 31) return false;
+  int64_t x = e ? int64_t(1024 + m) << (e - 1) : int64_t(m);
+  v = (b & 0x8000) ? -x : x;
+  return true;
+}
+
+// Exact conversions without libm (the mma inner loops call this per element): f16 through its
+// integer form, the 32-bit formats through float.
 double fp_value(ET t, uint64_t b) {
   switch (t) {
-    case ET::F16: return sf::to_double(sf::kF16, b & 0xffff);
-    case ET::BF16: return sf::to_double(sf::kBF16, b & 0xffff);
-    case ET::TF32: return sf::to_double(sf::kF32, b & 0xffffe000u);  // upper 19 bits
-    case ET::F32: return sf::to_double(sf::kF32, b & 0xffffffffu);
+    case ET::F16: {
+      int64_t v;
+      if (f16_fixed(b, v)) return double(v) * 0x1p-24;
+      double inf = (b & 0x8000) ? -INFINITY : INFINITY;
+      return (b & 1023) ? NAN : inf;
+    }
+    case ET::BF16: return double(std::bit_cast<float>(uint32_t(b & 0xffff) << 16));
+    case ET::TF32: return double(std::bit_cast<float>(uint32_t(b & 0xffffe000u)));  // upper 19 bits
+    case ET::F32: return double(std::bit_cast<float>(uint32_t(b)));
     case ET::F64: return sf::d_of(b);
     default: return 0;
   }
@@ -153,6 +175,51 @@ struct ExactSum {
     return sf::round_sum(hi, lo, f, sf::Mode::Rn);
   }
 };
+
+// R = A x B + C for f16/bf16/tf32 inputs (A: M x K, B: K x N, C and R: M x N, raw element bits):
+// the exact sum of the products and C, rounded once to the accumulator format.
+void float_mma(unsigned M, unsigned N, unsigned K, ET at, ET bt, ET ct, ET dt, const uint64_t* A, const uint64_t* B,
+               const uint64_t* C, uint64_t* R) {
+  const sf::Format& out = dt == ET::F16 ? sf::kF16 : sf::kF32;
+  thread_local std::vector<int64_t> ai, bi;
+  thread_local std::vector<double> ad, bd;
+  if (at == ET::F16 && bt == ET::F16) {
+    // f16 values are integers of 2^-24 below 2^40, so products are integers of 2^-48 below 2^80
+    // and K of them sum exactly in 128 bits: the fast path of the common case.
+    ai.resize(M * K);
+    bi.resize(K * N);
+    bool finite = true;
+    for (unsigned x = 0; x < M * K; ++x) finite &= f16_fixed(A[x], ai[x]);
+    for (unsigned x = 0; x < K * N; ++x) finite &= f16_fixed(B[x], bi[x]);
+    if (finite) {
+      for (unsigned i = 0; i < M; ++i)
+        for (unsigned j = 0; j < N; ++j) {
+          __int128 p = 0;
+          for (unsigned k = 0; k < K; ++k) p += __int128(ai[i * K + k]) * bi[k * N + j];
+          // |p| < 2^85: p = hi * 2^32 + lo with hi < 2^53 and lo < 2^32, both exact doubles.
+          int64_t hi = int64_t(p >> 32);
+          uint64_t lo = uint64_t(p) & 0xffffffffu;
+          ExactSum s;
+          s.add(fp_value(ct, C[i * N + j]));
+          s.add(double(hi) * 0x1p-16);
+          s.add(double(lo) * 0x1p-48);
+          R[i * N + j] = s.round(out);
+        }
+      return;
+    }
+  }
+  ad.resize(M * K);
+  bd.resize(K * N);
+  for (unsigned x = 0; x < M * K; ++x) ad[x] = fp_value(at, A[x]);
+  for (unsigned x = 0; x < K * N; ++x) bd[x] = fp_value(bt, B[x]);
+  for (unsigned i = 0; i < M; ++i)
+    for (unsigned j = 0; j < N; ++j) {
+      ExactSum s;
+      s.add(fp_value(ct, C[i * N + j]));
+      for (unsigned k = 0; k < K; ++k) s.add(ad[i * K + k] * bd[k * N + j]);  // exact: <= 2 x 11 bits
+      R[i * N + j] = s.round(out);
+    }
+}
 
 inline bool sync_all(ExecCtx& ctx) { return warp_sync(ctx, ctx.w.valid); }
 
@@ -293,8 +360,10 @@ struct MmaDesc {
   uint16_t k;
   ET at, bt, ct, dt;
   uint8_t na, nb, nc, nd;
-  bool satfinite, popc_and;
+  uint8_t flags;  // kSat | kPopcAnd | kSparse | kAcol | kBcol
+  uint8_t sel;    // mma.sp sparsity selector
 };
+constexpr uint8_t kSat = 1, kPopcAnd = 2, kSparse = 4, kAcol = 8, kBcol = 16;
 static_assert(sizeof(MmaDesc) <= 16);
 
 void put_desc(DInstr& out, const MmaDesc& d) {
@@ -310,8 +379,112 @@ MmaDesc get_desc(const DInstr& in) {
   return d;
 }
 
+// .alayout.blayout: the first .row/.col modifier is A's, the second B's; false unless both are there.
+bool ab_layouts(const Instruction& ins, bool& acol, bool& bcol) {
+  int seen = 0;
+  acol = bcol = false;
+  for (unsigned i = 0; i < ins.nmods && seen < 2; ++i)
+    if (ins.mods[i] == Mod::row || ins.mods[i] == Mod::col) {
+      (seen == 0 ? acol : bcol) = ins.mods[i] == Mod::col;
+      ++seen;
+    }
+  return seen == 2;
+}
+
 // Elements per register of an input type.
 unsigned per_reg(ET t) { return t == ET::F64 ? 1 : 32 / et_bits(t); }
+
+// mma.sp (PTX ISA 9.7.14.6): A is 2:4 structured sparse. Its rows are cut into chunks (four
+// elements for 16- and 8-bit types, two for tf32, eight for 4-bit types) of which half is kept; each
+// chunk has a 4-bit metadata field holding two 2-bit indices (low bits first), one per kept element
+// in the order the compressed row lists them. tf32 (1:2): the field is 0b0100 (element 0 kept) or
+// 0b1110 (element 1): the indices count 16-bit halves, so bit 1 names the element. 4-bit types keep
+// two pairs of adjacent elements: the indices name pairs. Which lanes' metadata registers hold which
+// fields (9.7.14.6.2 figures; checked on an H100 by validation/mma): the T = chunks-per-row / 4
+// lanes 4g + T*sel .. 4g + T*sel + T-1 of each group g of four lanes supply rows g and g+8;
+//   f16/bf16/tf32: lane h holds chunks 4h..4h+3, row g in bits 0-15, row g+8 in bits 16-31;
+//   s8/u8/s4/u4:   lane 2p holds chunks 8p..8p+7 of row g, lane 2p+1 those of row g+8.
+// The other lanes' metadata registers are not read. Repeated indices (undefined behaviour in the
+// ISA): the later element of the chunk wins.
+std::vector<uint64_t> decompress_sparse_a(ExecCtx& ctx, const MmaDesc& D, Ref oe, const std::vector<uint64_t>& Ac) {
+  unsigned M = D.m, K = D.k, KA = K / 2;
+  bool isint = D.at != ET::F16 && D.at != ET::BF16 && D.at != ET::TF32;
+  unsigned cs = D.at == ET::TF32 ? 2 : (D.at == ET::S4 || D.at == ET::U4) ? 8 : 4;
+  unsigned nchunk = K / cs, T = nchunk / 4, kept = cs / 2;
+  const uint64_t* e = ctx.src(oe);
+  std::vector<uint64_t> A(M * K, 0);
+  for (unsigned row = 0; row < M; ++row) {
+    unsigned g = row % 8, hi = row / 8;
+    for (unsigned c = 0; c < nchunk; ++c) {
+      unsigned lane, shift;
+      if (isint) { lane = 4 * g + T * D.sel + 2 * (c / 8) + hi; shift = 4 * (c % 8); }
+      else { lane = 4 * g + T * D.sel + c / 4; shift = 16 * hi + 4 * (c % 4); }
+      unsigned nib = unsigned(e[lane] >> shift) & 15;
+      for (unsigned i = 0; i < kept; ++i) {
+        unsigned col;
+        if (cs == 2) col = 2 * c + (nib >> 1 & 1);
+        else if (cs == 8) col = 8 * c + 2 * (nib >> (2 * (i / 2)) & 3) + i % 2;
+        else col = 4 * c + (nib >> (2 * i) & 3);
+        A[row * K + col] = Ac[row * KA + c * kept + i];
+      }
+    }
+  }
+  return A;
+}
+
+// mma.m8n8k4 with .f16 inputs (9.7.14.5.1): four independent 8x8x4 products, one per quad pair
+// (lanes 4i..4i+3 with 4i+16..4i+19). In the ISA's fragment tables hi = 4 for lanes 16-31, t =
+// laneid % 4; element i of lane l:
+//   A .row: (t + hi, i)      A .col: (i + hi, t)
+//   B .row: (t, i + hi)      B .col: (i, t + hi)
+//   C/D .f16 (8 halves):  (t + hi, i)
+//   C/D .f32 (8 regs):    ((l & 1) + (i & 2) + hi, (i & 4) + (l & 2) + (i & 1))
+void exec_mma_quadpair(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
+  if (!sync_all(ctx)) return;
+  MmaDesc D = get_desc(in);
+  const Ref* ops = ctx.ops(in);
+  const Ref *od = ops, *oa = od + D.nd, *ob = oa + D.na, *oc = ob + D.nb;
+  auto cpos = [](bool f16, unsigned l, unsigned i, unsigned& row, unsigned& col) {
+    unsigned hi = l >= 16 ? 4 : 0;
+    if (f16) { row = (l & 3) + hi; col = i; }
+    else { row = (l & 1) + (i & 2) + hi; col = (i & 4) + (l & 2) + (i & 1); }
+  };
+  double A[4][8][4], B[4][4][8], C[4][8][8];
+  bool acol = D.flags & kAcol, bcol = D.flags & kBcol, c16 = D.ct == ET::F16, d16 = D.dt == ET::F16;
+  for (unsigned l = 0; l < kWarpSize; ++l) {
+    unsigned p = (l % 16) / 4, t = l & 3, hi = l >= 16 ? 4 : 0;
+    for (unsigned i = 0; i < 4; ++i) {
+      double a = fp_value(ET::F16, field(ctx.src(oa[i / 2])[l], i & 1, 16));
+      double b = fp_value(ET::F16, field(ctx.src(ob[i / 2])[l], i & 1, 16));
+      if (acol) A[p][i + hi][t] = a; else A[p][t + hi][i] = a;
+      if (bcol) B[p][i][t + hi] = b; else B[p][t][i + hi] = b;
+    }
+    for (unsigned i = 0; i < 8; ++i) {
+      unsigned row, col;
+      cpos(c16, l, i, row, col);
+      C[p][row][col] = c16 ? fp_value(ET::F16, field(ctx.src(oc[i / 2])[l], i & 1, 16)) : fp_value(ET::F32, ctx.src(oc[i])[l]);
+    }
+  }
+  uint64_t outv[8][kWarpSize] = {};
+  for (unsigned l = 0; l < kWarpSize; ++l) {
+    unsigned p = (l % 16) / 4;
+    for (unsigned i = 0; i < 8; ++i) {
+      unsigned row, col;
+      cpos(d16, l, i, row, col);
+      ExactSum s;
+      s.add(C[p][row][col]);
+      for (unsigned k = 0; k < 4; ++k) s.add(A[p][row][k] * B[p][k][col]);
+      uint64_t v = s.round(d16 ? sf::kF16 : sf::kF32);
+      if (d16) outv[i / 2][l] |= v << (16 * (i & 1));
+      else outv[i][l] = v;
+    }
+  }
+  for (unsigned r = 0; r < D.nd; ++r) {
+    uint64_t* d = ctx.dst(od[r]);
+    for (unsigned l = 0; l < kWarpSize; ++l)
+      if (mask >> l & 1) d[l] = outv[r][l];
+  }
+}
 
 void exec_mma(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
   if (!sync_all(ctx)) return;
@@ -324,8 +497,11 @@ void exec_mma(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
   unsigned M = D.m, N = D.n, K = D.k;
   unsigned ea = per_reg(D.at), eb = per_reg(D.bt);
   unsigned abits = et_bits(D.at), bbits = et_bits(D.bt);
-  // Gather raw element bits into A[M][K], B[K][N], C[M][N].
-  std::vector<uint64_t> A(M * K), B(K * N), C(M * N);
+  bool sparse = D.flags & kSparse;
+  // mma.sp: A's registers hold the M x K/2 compressed matrix in the dense layout of that shape.
+  unsigned KA = sparse ? K / 2 : K;
+  // Gather raw element bits into A[M][KA], B[K][N], C[M][N].
+  std::vector<uint64_t> A(M * KA), B(K * N), C(M * N);
   for (unsigned t = 0; t < kWarpSize; ++t) {
     unsigned g = t >> 2, q = t & 3;
     for (unsigned r = 0; r < D.na; ++r) {
@@ -333,7 +509,7 @@ void exec_mma(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
       for (unsigned j = 0; j < ea; ++j) {
         unsigned row = M == 16 ? g + 8 * (r & 1) : g;
         unsigned col = M == 16 ? q * ea + j + (r >> 1) * 4 * ea : q * ea + j + r * 4 * ea;
-        A[row * K + col] = field(v, j, abits);
+        A[row * KA + col] = field(v, j, abits);
       }
     }
     for (unsigned r = 0; r < D.nb; ++r) {
@@ -347,17 +523,14 @@ void exec_mma(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
       C[row * N + col] = v;
     }
   }
+  if (sparse) A = decompress_sparse_a(ctx, D, ops[D.nd + D.na + D.nb + D.nc], A);
   std::vector<uint64_t> R(M * N);
   bool isfloat = D.at == ET::F16 || D.at == ET::BF16 || D.at == ET::TF32;
-  for (unsigned i = 0; i < M; ++i)
+  if (isfloat) float_mma(M, N, K, D.at, D.bt, D.ct, D.dt, A.data(), B.data(), C.data(), R.data());
+  for (unsigned i = 0; i < M && !isfloat; ++i)
     for (unsigned j = 0; j < N; ++j) {
       uint64_t res;
-      if (isfloat) {
-        ExactSum s;
-        s.add(fp_value(D.ct, C[i * N + j]));
-        for (unsigned k = 0; k < K; ++k) s.add(fp_value(D.at, A[i * K + k]) * fp_value(D.bt, B[k * N + j]));
-        res = s.round(D.dt == ET::F16 ? sf::kF16 : sf::kF32);
-      } else if (D.at == ET::F64) {
+      if (D.at == ET::F64) {
         double acc = sf::d_of(C[i * N + j]);
         for (unsigned k = 0; k < K; ++k) acc = std::fma(sf::d_of(A[i * K + k]), sf::d_of(B[k * N + j]), acc);
         res = sf::b_of(acc);
@@ -365,11 +538,11 @@ void exec_mma(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
         int64_t acc = int_value(ET::S32, C[i * N + j]);
         if (D.at == ET::B1) {
           for (unsigned k = 0; k < K; ++k)
-            acc += D.popc_and ? (A[i * K + k] & B[k * N + j]) : (A[i * K + k] ^ B[k * N + j]);
+            acc += (D.flags & kPopcAnd) ? (A[i * K + k] & B[k * N + j]) : (A[i * K + k] ^ B[k * N + j]);
         } else {
           for (unsigned k = 0; k < K; ++k) acc += int_value(D.at, A[i * K + k]) * int_value(D.bt, B[k * N + j]);
         }
-        if (D.satfinite) acc = std::clamp<int64_t>(acc, INT32_MIN, INT32_MAX);
+        if (D.flags & kSat) acc = std::clamp<int64_t>(acc, INT32_MIN, INT32_MAX);
         res = uint32_t(acc);
       }
       R[i * N + j] = res;
@@ -404,61 +577,89 @@ Type reg_type(ET t) {
 
 bool dec_mma(DecodeCtx& c, const Instruction& ins, DInstr& out) {
   if (!ins.has(Mod::sync) || !ins.has(Mod::aligned)) return c.fail("mma needs .sync.aligned");
+  bool sparse = ins.has(Mod::sp) || ins.has(Mod::sp_ordered_metadata);
   auto ts = types_of(ins);
   unsigned M = ins.shape.m, N = ins.shape.n, K = ins.shape.k;
-  std::string form = fmt::format("mma.m{}n{}k{}", M, N, K);
+  std::string form = fmt::format("{}.m{}n{}k{}", sparse ? "mma.sp" : "mma", M, N, K);
   for (auto t : ts) form += std::string(".") + et_name(t);
   auto unsupported = [&](const char* why) {
     return c.fail(fmt::format("{} is not supported ({})", form, why));
   };
-  if (ins.operands.size() != 4) return unsupported("expected d, a, b, c operands");
+  if (ins.operands.size() != (sparse ? 6u : 4u))
+    return unsupported(sparse ? "expected d, a, b, c, e, f operands" : "expected d, a, b, c operands");
   MmaDesc D{};
   D.m = uint8_t(M); D.n = uint8_t(N); D.k = uint16_t(K);
-  if (ts.size() == 4) {
-    D.dt = ts[0]; D.at = ts[1]; D.bt = ts[2]; D.ct = ts[3];
-  } else if (ts.size() == 2 && ts[0] == ET::F16 && ts[1] == ET::F16) {
-    D.dt = D.at = D.bt = D.ct = ET::F16;  // mma...f16.f16 (d and c types only)
-    return unsupported("expected .dtype.atype.btype.ctype");
-  } else {
-    return unsupported("expected .dtype.atype.btype.ctype");
+  if (ts.size() != 4) return unsupported("expected .dtype.atype.btype.ctype");
+  D.dt = ts[0]; D.at = ts[1]; D.bt = ts[2]; D.ct = ts[3];
+  bool quadpair = D.at == ET::F16 && M == 8 && N == 8 && K == 4;
+  bool arow = ins.has(Mod::row), acol_b = ins.has(Mod::col);
+  if (quadpair) {
+    bool acol, bcol;
+    if (!ab_layouts(ins, acol, bcol)) return unsupported("expected .alayout.blayout");
+    D.flags |= (acol ? kAcol : 0) | (bcol ? kBcol : 0);
+  } else if (!arow || !acol_b) {
+    return unsupported("only .row.col layouts");
   }
-  if (!ins.has(Mod::row) || !ins.has(Mod::col)) return unsupported("only .row.col layouts");
   if (D.at != D.bt && !((D.at == ET::S8 || D.at == ET::U8) && (D.bt == ET::S8 || D.bt == ET::U8)) &&
       !((D.at == ET::S4 || D.at == ET::U4) && (D.bt == ET::S4 || D.bt == ET::U4)))
     return unsupported("A and B types differ");
   auto shape_is = [&](unsigned m, unsigned n, unsigned k) { return M == m && N == n && K == k; };
   bool ok = false;
-  switch (D.at) {
-    case ET::F16:
-      ok = (shape_is(16, 8, 16) || shape_is(16, 8, 8)) && (D.dt == ET::F32 || D.dt == ET::F16) &&
-           (D.ct == ET::F32 || D.ct == ET::F16);
-      break;
-    case ET::BF16:
-      ok = (shape_is(16, 8, 16) || shape_is(16, 8, 8)) && D.dt == ET::F32 && D.ct == ET::F32;
-      break;
-    case ET::TF32: ok = (shape_is(16, 8, 4) || shape_is(16, 8, 8)) && D.dt == ET::F32 && D.ct == ET::F32; break;
-    case ET::F64: ok = shape_is(8, 8, 4) && D.dt == ET::F64 && D.ct == ET::F64; break;
-    case ET::S8: case ET::U8:
-      ok = (shape_is(16, 8, 16) || shape_is(16, 8, 32) || shape_is(8, 8, 16)) && D.dt == ET::S32 && D.ct == ET::S32;
-      break;
-    case ET::S4: case ET::U4:
-      ok = (shape_is(16, 8, 32) || shape_is(16, 8, 64) || shape_is(8, 8, 32)) && D.dt == ET::S32 && D.ct == ET::S32;
-      break;
-    case ET::B1:
-      ok = (shape_is(16, 8, 128) || shape_is(16, 8, 256) || shape_is(8, 8, 128)) && D.dt == ET::S32 &&
-           D.ct == ET::S32;
-      if (ok && !ins.has(Mod::popc)) return unsupported(".b1 needs .xor.popc or .and.popc");
-      D.popc_and = ins.has(Mod::and_);
-      break;
-    default: break;
+  if (sparse) {
+    // The sm_80 mma.sp forms (9.7.14.6); .f16 needs dtype == ctype.
+    switch (D.at) {
+      case ET::F16:
+        ok = (shape_is(16, 8, 16) || shape_is(16, 8, 32)) && D.dt == D.ct && (D.dt == ET::F32 || D.dt == ET::F16);
+        break;
+      case ET::BF16: ok = (shape_is(16, 8, 16) || shape_is(16, 8, 32)) && D.dt == ET::F32 && D.ct == ET::F32; break;
+      case ET::TF32: ok = (shape_is(16, 8, 8) || shape_is(16, 8, 16)) && D.dt == ET::F32 && D.ct == ET::F32; break;
+      case ET::S8: case ET::U8:
+        ok = (shape_is(16, 8, 32) || shape_is(16, 8, 64)) && D.dt == ET::S32 && D.ct == ET::S32;
+        break;
+      case ET::S4: case ET::U4:
+        ok = (shape_is(16, 8, 64) || shape_is(16, 8, 128)) && D.dt == ET::S32 && D.ct == ET::S32;
+        break;
+      default: break;
+    }
+    if (!ok) return unsupported("no such sparse shape/type combination");
+  } else {
+    switch (D.at) {
+      case ET::F16:
+        ok = (shape_is(16, 8, 16) || shape_is(16, 8, 8) || shape_is(8, 8, 4)) && (D.dt == ET::F32 || D.dt == ET::F16) &&
+             (D.ct == ET::F32 || D.ct == ET::F16);
+        // m8n8k4: a .f16 result needs a .f16 accumulator
+        if (ok && M == 8 && D.dt == ET::F16 && D.ct == ET::F32) ok = false;
+        break;
+      case ET::BF16:
+        ok = (shape_is(16, 8, 16) || shape_is(16, 8, 8)) && D.dt == ET::F32 && D.ct == ET::F32;
+        break;
+      case ET::TF32: ok = (shape_is(16, 8, 4) || shape_is(16, 8, 8)) && D.dt == ET::F32 && D.ct == ET::F32; break;
+      case ET::F64: ok = shape_is(8, 8, 4) && D.dt == ET::F64 && D.ct == ET::F64; break;
+      case ET::S8: case ET::U8:
+        ok = (shape_is(16, 8, 16) || shape_is(16, 8, 32) || shape_is(8, 8, 16)) && D.dt == ET::S32 && D.ct == ET::S32;
+        break;
+      case ET::S4: case ET::U4:
+        ok = (shape_is(16, 8, 32) || shape_is(16, 8, 64) || shape_is(8, 8, 32)) && D.dt == ET::S32 && D.ct == ET::S32;
+        break;
+      case ET::B1:
+        ok = (shape_is(16, 8, 128) || shape_is(16, 8, 256) || shape_is(8, 8, 128)) && D.dt == ET::S32 &&
+             D.ct == ET::S32;
+        if (ok && !ins.has(Mod::popc)) return unsupported(".b1 needs .xor.popc or .and.popc");
+        if (ins.has(Mod::and_)) D.flags |= kPopcAnd;
+        break;
+      default: break;
+    }
+    if (!ok) return unsupported("shape/type combination not implemented");
   }
-  if (!ok) return unsupported("shape/type combination not implemented");
-  if (D.at == ET::F16 && M == 8) return unsupported("m8n8k4 .f16 (quad-pair layout)");
-  D.satfinite = ins.has(Mod::satfinite);
+  if (ins.has(Mod::satfinite)) D.flags |= kSat;
   unsigned ea = per_reg(D.at), eb = per_reg(D.bt);
-  D.na = uint8_t(M * K / 32 / ea);
-  D.nb = uint8_t(K * N / 32 / eb);
-  unsigned celems = M * N / 32;
+  unsigned celems = quadpair ? 8 : M * N / 32;
+  if (quadpair) {
+    D.na = D.nb = 2;
+  } else {
+    D.na = uint8_t(M * (sparse ? K / 2 : K) / 32 / ea);
+    D.nb = uint8_t(K * N / 32 / eb);
+  }
   D.nc = uint8_t(D.ct == ET::F16 ? celems / 2 : celems);
   D.nd = uint8_t(D.dt == ET::F16 ? celems / 2 : celems);
   std::vector<Ref> refs;
@@ -466,33 +667,68 @@ bool dec_mma(DecodeCtx& c, const Instruction& ins, DInstr& out) {
   if (!vec_refs(c, ins.operands[1], reg_type(D.at), refs, D.na, "the A operand")) return false;
   if (!vec_refs(c, ins.operands[2], reg_type(D.bt), refs, D.nb, "the B operand")) return false;
   if (!vec_refs(c, ins.operands[3], reg_type(D.ct), refs, D.nc, "the C operand")) return false;
+  if (sparse) {
+    D.flags |= kSparse;
+    const Operand& e = ins.operands[4];
+    if (e.kind != Operand::Kind::Reg) return unsupported("the metadata operand e must be a 32-bit register");
+    Ref er = c.ref(e, Type::B32);
+    if (er.is_none()) return false;
+    refs.push_back(er);
+    // f: which lanes of each group of four supply the metadata; an integer constant in
+    // [0, 4 / T), T = metadata lanes per group (chunks per row / 4).
+    const Operand& f = ins.operands[5];
+    if (f.kind != Operand::Kind::Imm) return unsupported("the sparsity selector f must be an integer constant");
+    unsigned cs = D.at == ET::TF32 ? 2 : (D.at == ET::S4 || D.at == ET::U4) ? 8 : 4;
+    unsigned T = K / cs / 4;
+    if (f.ival < 0 || f.ival >= int64_t(4 / T))
+      return c.fail(fmt::format("{}: sparsity selector {} is out of range (0..{} for this shape)", form, f.ival, 4 / T - 1));
+    D.sel = uint8_t(f.ival);
+  }
   for (unsigned i = 0; i < D.nd; ++i)
     if (refs[i].kind() != Ref::Reg) return c.fail("mma destinations must be registers");
   put_desc(out, D);
   c.set_ops(out, refs);
-  out.exec = exec_mma;
+  out.exec = quadpair ? exec_mma_quadpair : exec_mma;
   return true;
 }
 
 // ------------------------------------------------------------------ wmma
 
-// Which fragment, logical size, element type, register count.
+// A fragment: its logical matrix (rows x cols), element type and register count. Registers hold
+// per_reg(et) elements of et_bits(et) bits (64-bit registers for .f64); slot s is element s % epr
+// of register s / epr.
 struct WmmaFrag {
   unsigned rows, cols;
   ET et;
   unsigned nregs;
-  unsigned slots() const { return et == ET::F32 || et == ET::TF32 ? nregs : nregs * 2; }
+  unsigned bits() const { return et_bits(et); }
+  unsigned epr() const { return bits() >= 32 ? 1 : 32 / bits(); }
+  unsigned slots() const { return nregs * epr(); }
   unsigned uniq() const { return rows * cols / 32; }
 };
 
 inline uint64_t frag_get(ExecCtx& ctx, const Ref* regs, const WmmaFrag& f, unsigned lane, unsigned slot) {
-  if (f.et == ET::F32 || f.et == ET::TF32) return ctx.src(regs[slot])[lane] & 0xffffffffu;
-  return field(ctx.src(regs[slot / 2])[lane], slot & 1, 16);
+  uint64_t v = ctx.src(regs[slot / f.epr()])[lane];
+  if (f.bits() == 64) return v;
+  return field(v, slot % f.epr(), f.bits());
 }
 
-// flags: space (0-3), rel (8-10), bit 16: column-major memory layout; width: element bytes.
+inline void frag_put(ExecCtx& ctx, const Ref* regs, const WmmaFrag& f, unsigned lane, unsigned slot, uint64_t v) {
+  uint64_t& d = ctx.dst(regs[slot / f.epr()])[lane];
+  unsigned b = f.bits();
+  if (b >= 32) {
+    d = b == 64 ? v : v & 0xffffffffull;
+    return;
+  }
+  unsigned sh = (slot % f.epr()) * b;
+  uint64_t m = ((1ull << b) - 1) << sh;
+  d = ((d & ~m) | ((v << sh) & m)) & 0xffffffffull;
+}
+
+// flags: space (0-3), rel (8-10), bit 16: column-major memory layout.
 // imm/target: address offset/shared var; imm2: rows | cols << 8 | nregs << 16 | et << 24.
-// ops: base, stride (or none), registers.
+// ops: base, stride (or none), registers. Strides count elements (sub-byte types too: element
+// (r, c) of a row-major 4-bit matrix is at bit 4 * (r * stride + c)).
 WmmaFrag frag_of_imm2(int64_t v) {
   return WmmaFrag{unsigned(v & 0xff), unsigned((v >> 8) & 0xff), ET((v >> 24) & 0xff), unsigned((v >> 16) & 0xff)};
 }
@@ -504,7 +740,7 @@ void exec_wmma_ldst(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
   WmmaFrag f = frag_of_imm2(in.imm2);
   AccessSpace sp = AccessSpace(in.flags & 15);
   bool colmajor = in.flags & (1u << 16);
-  unsigned esz = in.width;
+  unsigned bits = f.bits(), esz = std::max(1u, bits / 8);
   const uint64_t* base = ops[0].is_none() ? nullptr : ctx.src(ops[0]);
   const uint64_t* stride = ops[1].is_none() ? nullptr : ctx.src(ops[1]);
   const Ref* regs = ops + 2;
@@ -517,7 +753,8 @@ void exec_wmma_ldst(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
     for (unsigned u = 0; u < U; ++u) {
       unsigned idx = l * U + u, r = idx / f.cols, cc = idx % f.cols;
       uint64_t off = colmajor ? uint64_t(cc) * ld + r : uint64_t(r) * ld + cc;
-      uint8_t* p = resolve_access(ctx, sp, l, a0 + off * esz, esz, Store);
+      uint64_t bit = off * bits;
+      uint8_t* p = resolve_access(ctx, sp, l, a0 + bit / 8, esz, Store);
       if (!p) return;
       if (Store) {
         uint64_t v = frag_get(ctx, regs, f, l, u);
@@ -525,17 +762,39 @@ void exec_wmma_ldst(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
       } else {
         uint64_t v = 0;
         std::memcpy(&v, p, esz);
-        for (unsigned s = u; s < S; s += U) {
-          if (esz == 4) {
-            ctx.dst(regs[s])[l] = v;
-          } else {
-            uint64_t& d = ctx.dst(regs[s / 2])[l];
-            unsigned sh = 16 * (s & 1);
-            d = (d & ~(0xffffull << sh) & 0xffffffffull) | (v << sh);
-          }
-        }
+        if (bits < 8) v = (v >> (bit % 8)) & ((1u << bits) - 1);
+        for (unsigned s = u; s < S; s += U) frag_put(ctx, regs, f, l, s, v);
       }
     }
+  }
+}
+
+// Element type and register count of a wmma fragment (PTX ISA 9.7.14.4.1 fragment tables); 0 when
+// the type is not valid for this fragment and shape.
+unsigned wmma_nregs(char frag, unsigned M, unsigned N, unsigned K, ET et) {
+  bool s16 = K == 16 && ((M == 16 && N == 16) || (M == 32 && N == 8) || (M == 8 && N == 32));
+  bool tf = M == 16 && N == 16 && K == 8, f64 = M == 8 && N == 8 && K == 4;
+  bool i4 = M == 8 && N == 8 && K == 32, b1 = M == 8 && N == 8 && K == 128;
+  unsigned rows = frag == 'a' ? M : frag == 'b' ? K : M, cols = frag == 'a' ? K : N;
+  unsigned U = rows * cols / 32;
+  if (frag == 'a' || frag == 'b') {
+    switch (et) {
+      case ET::F16: return s16 ? 8 : 0;  // 16 halves hold the 8 elements twice
+      case ET::BF16: return s16 ? U / 2 : 0;
+      case ET::S8: case ET::U8: return s16 ? U / 4 : 0;
+      case ET::TF32: return tf ? U : 0;
+      case ET::F64: return f64 ? U : 0;
+      case ET::S4: case ET::U4: return i4 ? U / 8 : 0;
+      case ET::B1: return b1 ? U / 32 : 0;
+      default: return 0;
+    }
+  }
+  switch (et) {
+    case ET::F16: return s16 ? U / 2 : 0;
+    case ET::F32: return s16 || tf ? U : 0;
+    case ET::S32: return s16 || i4 || b1 ? U : 0;
+    case ET::F64: return f64 ? U : 0;
+    default: return 0;
   }
 }
 
@@ -551,25 +810,18 @@ bool dec_wmma_ldst(DecodeCtx& c, const Instruction& ins, DInstr& out) {
   auto ts = types_of(ins);
   if (ts.size() != 1) return c.fail(fmt::format("{} needs one element type", name));
   ET et = ts[0];
-  bool shape_ok = (M == 16 && N == 16 && K == 16) || (M == 32 && N == 8 && K == 16) || (M == 8 && N == 32 && K == 16) ||
-                  (M == 16 && N == 16 && K == 8);
-  if (!shape_ok) return c.fail(fmt::format("{}.m{}n{}k{} is not supported", name, M, N, K));
-  bool tf = K == 8;
+  char frag = is_a ? 'a' : is_b ? 'b' : 'c';
+  unsigned nregs = wmma_nregs(frag, M, N, K, et);
+  if (!nregs)
+    return c.fail(fmt::format("{}.{}.m{}n{}k{}.{} is not a wmma fragment (shape/type combination)", name,
+                              is_d ? 'd' : frag, M, N, K, et_name(et)));
+  // Sub-byte matrices: A is row-major and B column-major only.
+  if ((et == ET::S4 || et == ET::U4 || et == ET::B1) && (is_a ? col : is_b ? !col : false))
+    return c.fail(fmt::format("{}.{}.{}: .{} A fragments must be .row and B fragments .col", name, frag,
+                              col ? "col" : "row", et_name(et)));
   WmmaFrag f{};
-  unsigned nregs;
-  if (is_a || is_b) {
-    if (tf ? et != ET::TF32 : (et != ET::F16 && et != ET::BF16))
-      return c.fail(fmt::format("{}.{}: .{} fragments are not supported for this shape", name, is_a ? "a" : "b", et_name(et)));
-    f.rows = is_a ? M : K;
-    f.cols = is_a ? K : N;
-    unsigned U = f.rows * f.cols / 32;
-    nregs = et == ET::F16 ? 8 : et == ET::TF32 ? U : U / 2;
-  } else {
-    if (et != ET::F32 && et != ET::F16) return c.fail(fmt::format("{}: .{} accumulators are not supported", name, et_name(et)));
-    f.rows = M;
-    f.cols = N;
-    nregs = et == ET::F32 ? 8 : 4;
-  }
+  f.rows = is_b ? K : M;
+  f.cols = is_a ? K : N;
   f.et = et;
   f.nregs = nregs;
   const Operand& addr = store ? ins.operands[0] : ins.operands[1];
@@ -585,10 +837,8 @@ bool dec_wmma_ldst(DecodeCtx& c, const Instruction& ins, DInstr& out) {
   } else {
     refs.push_back(Ref::none());
   }
-  Type rt = et == ET::F32 ? Type::F32 : Type::B32;
-  if (!vec_refs(c, data, rt, refs, nregs, name)) return false;
+  if (!vec_refs(c, data, reg_type(et), refs, nregs, name)) return false;
   out.flags = uint32_t(sp) | (uint32_t(r.rel) << 8) | (col ? 1u << 16 : 0);
-  out.width = uint8_t(et == ET::F32 || et == ET::TF32 ? 4 : 2);
   out.imm = r.offset;
   out.target = r.shared_var;
   out.imm2 = int64_t(f.rows | f.cols << 8 | nregs << 16 | uint32_t(et) << 24);
@@ -597,46 +847,59 @@ bool dec_wmma_ldst(DecodeCtx& c, const Instruction& ins, DInstr& out) {
   return true;
 }
 
-// imm: M | N << 8 | K << 16 | at << 24 | ct << 32 | dt << 40; imm2: na | nb << 8 | nc << 16 | nd << 24
+// imm: M | N << 8 | K << 16 | at << 24 | ct << 32 | dt << 40 | flags << 48 (kSat, kPopcAnd) |
+// rounding << 56 (f64); imm2: na | nb << 8 | nc << 16 | nd << 24
 void exec_wmma_mma(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
   if (!sync_all(ctx)) return;
   const Ref* ops = ctx.ops(in);
   uint64_t p = uint64_t(in.imm), q = uint64_t(in.imm2);
   unsigned M = p & 0xff, N = (p >> 8) & 0xff, K = (p >> 16) & 0xff;
   ET at = ET((p >> 24) & 0xff), ct = ET((p >> 32) & 0xff), dt = ET((p >> 40) & 0xff);
+  uint8_t flags = uint8_t(p >> 48);
+  fp::Rnd rnd = fp::Rnd(p >> 56);
   unsigned na = q & 0xff, nb = (q >> 8) & 0xff, nc = (q >> 16) & 0xff, nd = (q >> 24) & 0xff;
   WmmaFrag fa{M, K, at, na}, fb{K, N, at, nb}, fc{M, N, ct, nc}, fd{M, N, dt, nd};
   const Ref *od = ops, *oa = od + nd, *ob = oa + na, *oc = ob + nb;
-  std::vector<double> A(M * K), B(K * N), C(M * N);
-  auto gather = [&](const WmmaFrag& f, const Ref* regs, std::vector<double>& X) {
+  std::vector<uint64_t> A(M * K), B(K * N), C(M * N);
+  auto gather = [&](const WmmaFrag& f, const Ref* regs, std::vector<uint64_t>& X) {
     unsigned U = f.uniq();
     for (unsigned l = 0; l < kWarpSize; ++l)
-      for (unsigned u = 0; u < U; ++u) X[l * U + u] = fp_value(f.et, frag_get(ctx, regs, f, l, u));
+      for (unsigned u = 0; u < U; ++u) X[l * U + u] = frag_get(ctx, regs, f, l, u);
   };
   gather(fa, oa, A);
   gather(fb, ob, B);
   gather(fc, oc, C);
   std::vector<uint64_t> R(M * N);
-  const sf::Format& df = dt == ET::F16 ? sf::kF16 : sf::kF32;
-  for (unsigned i = 0; i < M; ++i)
+  bool isfloat = at == ET::F16 || at == ET::BF16 || at == ET::TF32;
+  if (isfloat) float_mma(M, N, K, at, at, ct, dt, A.data(), B.data(), C.data(), R.data());
+  for (unsigned i = 0; i < M && !isfloat; ++i)
     for (unsigned j = 0; j < N; ++j) {
-      ExactSum s;
-      s.add(C[i * N + j]);
-      for (unsigned k = 0; k < K; ++k) s.add(A[i * K + k] * B[k * N + j]);
-      R[i * N + j] = s.round(df);
+      if (at == ET::F64) {
+        // fused multiply-adds in k order, each rounded in the instruction's mode
+        double acc = sf::d_of(C[i * N + j]);
+        fp::with_rounding(rnd, [&] {
+          for (unsigned k = 0; k < K; ++k) acc = std::fma(sf::d_of(A[i * K + k]), sf::d_of(B[k * N + j]), acc);
+        });
+        R[i * N + j] = sf::b_of(acc);
+      } else {
+        int64_t acc = int_value(ET::S32, C[i * N + j]);
+        for (unsigned k = 0; k < K; ++k) {
+          if (at == ET::B1) acc += (flags & kPopcAnd) ? (A[i * K + k] & B[k * N + j]) : (A[i * K + k] ^ B[k * N + j]);
+          else acc += int_value(at, A[i * K + k]) * int_value(at, B[k * N + j]);
+        }
+        if (flags & kSat) acc = std::clamp<int64_t>(acc, INT32_MIN, INT32_MAX);
+        R[i * N + j] = uint32_t(acc);
+      }
     }
+  // D after every read (d may alias a, b or c): stage the values, then write the registers.
   unsigned U = fd.uniq();
-  uint64_t outv[8][kWarpSize] = {};
+  std::vector<uint64_t> staged(size_t(kWarpSize) * U);
   for (unsigned l = 0; l < kWarpSize; ++l)
-    for (unsigned u = 0; u < U; ++u) {
-      uint64_t v = R[l * U + u];
-      if (dt == ET::F16) outv[u / 2][l] |= v << (16 * (u & 1));
-      else outv[u][l] = v;
-    }
-  for (unsigned r = 0; r < nd; ++r) {
-    uint64_t* d = ctx.dst(od[r]);
-    for (unsigned l = 0; l < kWarpSize; ++l)
-      if (mask >> l & 1) d[l] = outv[r][l];
+    for (unsigned u = 0; u < U; ++u) staged[l * U + u] = R[l * U + u];
+  for (unsigned l = 0; l < kWarpSize; ++l) {
+    if (!(mask >> l & 1)) continue;
+    for (unsigned r = 0; r < nd; ++r) ctx.dst(od[r])[l] = 0;
+    for (unsigned u = 0; u < U; ++u) frag_put(ctx, od, fd, l, u, staged[l * U + u]);
   }
 }
 
@@ -650,29 +913,50 @@ bool dec_wmma_mma(DecodeCtx& c, const Instruction& ins, DInstr& out) {
   } else if (ts.size() == 4 && ts[1] == ts[2]) {
     dt = ts[0]; at = ts[1]; ct = ts[3];
   } else {
-    return c.fail("wmma.mma: unsupported type combination");
+    return c.fail("wmma.mma: unsupported type combination (.dtype.atype.btype.ctype with atype == btype, or .dtype.ctype for .f16)");
   }
-  if (ins.has(Mod::satfinite)) return c.fail("wmma.mma.satfinite is not supported");
-  bool shape16 = (M == 16 && N == 16 && K == 16) || (M == 32 && N == 8 && K == 16) || (M == 8 && N == 32 && K == 16);
-  bool ok = false;
-  if (at == ET::F16) ok = shape16 && (dt == ET::F32 || dt == ET::F16) && (ct == ET::F32 || ct == ET::F16);
-  else if (at == ET::BF16) ok = shape16 && dt == ET::F32 && ct == ET::F32;
-  else if (at == ET::TF32) ok = M == 16 && N == 16 && K == 8 && dt == ET::F32 && ct == ET::F32;
-  if (!ok)
-    return c.fail(fmt::format("wmma.mma.m{}n{}k{}.{}.{}.{}.{} is not supported", M, N, K, et_name(dt), et_name(at),
-                              et_name(at), et_name(ct)));
-  unsigned ua = M * K / 32, ub = K * N / 32, uc = M * N / 32;
-  unsigned na = at == ET::F16 ? 8 : at == ET::TF32 ? ua : ua / 2;
-  unsigned nb = at == ET::F16 ? 8 : at == ET::TF32 ? ub : ub / 2;
-  unsigned nc = ct == ET::F32 ? uc : uc / 2, nd = dt == ET::F32 ? uc : uc / 2;
+  std::string form = fmt::format("wmma.mma.m{}n{}k{}.{}.{}.{}.{}", M, N, K, et_name(dt), et_name(at), et_name(at), et_name(ct));
+  bool isint = at == ET::S8 || at == ET::U8 || at == ET::S4 || at == ET::U4 || at == ET::B1;
+  if (ins.has(Mod::satfinite) && (!isint || at == ET::B1))
+    return c.fail(fmt::format("{}: .satfinite applies to integer wmma only", form));
+  // Accumulators: f16 inputs take f16 or f32; bf16/tf32 f32; integer s32; f64 f64.
+  bool acc_ok = false;
+  switch (at) {
+    case ET::F16: acc_ok = (dt == ET::F32 || dt == ET::F16) && (ct == ET::F32 || ct == ET::F16); break;
+    case ET::BF16: case ET::TF32: acc_ok = dt == ET::F32 && ct == ET::F32; break;
+    case ET::F64: acc_ok = dt == ET::F64 && ct == ET::F64; break;
+    default: acc_ok = isint && dt == ET::S32 && ct == ET::S32; break;
+  }
+  unsigned na = wmma_nregs('a', M, N, K, at), nb = wmma_nregs('b', M, N, K, at);
+  unsigned nc = wmma_nregs('c', M, N, K, ct), nd = wmma_nregs('c', M, N, K, dt);
+  if (!acc_ok || !na || !nb || !nc || !nd) return c.fail(fmt::format("{} is not supported", form));
+  // Sub-byte types are .row.col only.
+  bool acol, bcol;
+  if (!ab_layouts(ins, acol, bcol)) return c.fail(fmt::format("{} needs .alayout.blayout", form));
+  if ((at == ET::S4 || at == ET::U4 || at == ET::B1) && (acol || !bcol))
+    return c.fail(fmt::format("{}: sub-byte wmma.mma is .row.col only", form));
+  uint8_t flags = 0;
+  if (ins.has(Mod::satfinite)) flags |= kSat;
+  if (at == ET::B1) {
+    if (!ins.has(Mod::popc) || !(ins.has(Mod::xor_) || ins.has(Mod::and_)))
+      return c.fail(fmt::format("{} needs .xor.popc or .and.popc", form));
+    if (ins.has(Mod::and_)) flags |= kPopcAnd;
+  }
+  fp::Rnd rnd = fp::Rnd::Rn;
+  if (ins.has(Mod::rz)) rnd = fp::Rnd::Rz;
+  else if (ins.has(Mod::rm)) rnd = fp::Rnd::Rm;
+  else if (ins.has(Mod::rp)) rnd = fp::Rnd::Rp;
+  if (rnd != fp::Rnd::Rn && at != ET::F64) return c.fail(fmt::format("{}: rounding modifiers apply to .f64 only", form));
   if (ins.operands.size() != 4) return c.fail("wmma.mma takes d, a, b, c");
   std::vector<Ref> refs;
-  if (!vec_refs(c, ins.operands[0], dt == ET::F32 ? Type::F32 : Type::B32, refs, nd, "the D fragment")) return false;
-  if (!vec_refs(c, ins.operands[1], Type::B32, refs, na, "the A fragment")) return false;
-  if (!vec_refs(c, ins.operands[2], Type::B32, refs, nb, "the B fragment")) return false;
-  if (!vec_refs(c, ins.operands[3], ct == ET::F32 ? Type::F32 : Type::B32, refs, nc, "the C fragment")) return false;
+  if (!vec_refs(c, ins.operands[0], reg_type(dt), refs, nd, "the D fragment")) return false;
+  if (!vec_refs(c, ins.operands[1], reg_type(at), refs, na, "the A fragment")) return false;
+  if (!vec_refs(c, ins.operands[2], reg_type(at), refs, nb, "the B fragment")) return false;
+  if (!vec_refs(c, ins.operands[3], reg_type(ct), refs, nc, "the C fragment")) return false;
+  for (unsigned i = 0; i < nd; ++i)
+    if (refs[i].kind() != Ref::Reg) return c.fail("wmma.mma destinations must be registers");
   out.imm = int64_t(uint64_t(M) | uint64_t(N) << 8 | uint64_t(K) << 16 | uint64_t(at) << 24 | uint64_t(ct) << 32 |
-                    uint64_t(dt) << 40);
+                    uint64_t(dt) << 40 | uint64_t(flags) << 48 | uint64_t(rnd) << 56);
   out.imm2 = int64_t(na | nb << 8 | nc << 16 | nd << 24);
   c.set_ops(out, refs);
   out.exec = exec_wmma_mma;

@@ -37,6 +37,8 @@ Device::Device(GpuSpec spec) : spec_(std::move(spec)) {
   ec.num_sms = uint32_t(spec_.sm_count);
   // The engine enforces the opt-in ceiling; the runtime checks the per-kernel limit (launch()).
   ec.max_shared_per_block = spec_.smem_per_block_optin;
+  ec.sm_arch = uint32_t(spec_.cc_major * 10 + spec_.cc_minor);
+  ec.machine = spec_.machine.name.empty() ? spec_.name : spec_.machine.name;
   engine_ = std::make_unique<func::Engine>(*mem_, ec);
 }
 

@@ -111,8 +111,14 @@ uint32_t tensor_cycles(const ptx::Instruction& ins, const config::Machine& m) {
   else if (ins.has(Mod::s4) || ins.has(Mod::u4)) rate = m.tensor_fma_i4;
   else if (ins.has(Mod::b1)) rate = m.tensor_fma_b1;
   else if (ins.has(Mod::f64) && !ins.has(Mod::f16) && !ins.has(Mod::bf16)) rate = m.tensor_fma_f64;
-  if (ins.has(Mod::sp)) fma /= 2;
+  // mma.m8n8k4 with .f16 inputs is four 8x8x4 products, one per quad pair (PTX ISA 9.7.14.5.1).
+  if (ins.op == Opcode::Mma && ins.shape.m == 8 && ins.shape.n == 8 && ins.shape.k == 4 && ins.has(Mod::f16)) fma *= 4;
+  // Sparse tensor cores skip the zero half of A: an MxNxK mma.sp costs a dense MxNx(K/2)
+  // (A100 whitepaper: "the A100 Sparse Tensor Core doubles math throughput by skipping the zeros").
+  if (ins.has(Mod::sp) || ins.has(Mod::sp_ordered_metadata)) fma /= 2;
   if (!rate) rate = m.tensor_fma_f16 ? m.tensor_fma_f16 : 64;
+  // A sub-core drives its own tensor cores (Volta: two per sub-core, [VS]; Ampere/Hopper: one).
+  rate *= std::max<uint32_t>(1, m.tensor_cores_per_sm / std::max<uint32_t>(1, m.sub_cores));
   return uint32_t(std::max<uint64_t>(1, (fma + rate - 1) / rate));
 }
 
@@ -276,6 +282,12 @@ std::vector<InstrTiming> classify_program(const func::Program& prog, const confi
         break;
       case config::OpClass::Mbarrier:
         if (ins.op == Opcode::CpAsyncWaitGroup || ins.op == Opcode::CpAsyncWaitAll) t.mem |= kMemAsyncWait;
+        if (ins.op == Opcode::CpAsyncCommitGroup || ins.op == Opcode::CpAsyncWaitAll) t.mem |= kMemAsyncCommit;
+        if (ins.op == Opcode::CpAsyncWaitGroup && !ins.operands.empty() &&
+            ins.operands[0].kind == ptx::Operand::Kind::Imm)
+          t.wait_groups = uint8_t(std::clamp<int64_t>(ins.operands[0].ival, 0, 255));
+        if (ins.op == Opcode::CpAsyncMbarrierArrive) t.mem |= kMemAsyncArrive;
+        if (ins.op == Opcode::MbarrierTestWait || ins.op == Opcode::MbarrierTryWait) t.mem |= kMemBarrierWait;
         break;
       default: break;
     }

@@ -23,6 +23,7 @@ struct InstrTiming {
   uint32_t pipe_cycles = 1;  // cycles the pipe stays busy (sub-core pipes) or the SM unit (mio/lsu)
   uint8_t bytes = 0;         // memory access bytes per lane (for MIO/LSU wavefronts)
   uint8_t mem = 0;           // MemFlag bits: how a global/local access uses the caches
+  uint8_t wait_groups = 0;   // cp.async.wait_group N: the N newest groups may stay in flight
   uint8_t nsrc = 0, ndst = 0;
   static constexpr unsigned kMaxDeps = 24;
   std::array<uint32_t, kMaxDeps> src{}, dst{};
@@ -36,6 +37,9 @@ enum MemFlag : uint8_t {
   kMemEvictFirst = 4,  // streaming: inserted as the next victim (.cs, .lu, evict_first)
   kMemAsyncWait = 8,   // cp.async.wait_group / wait_all: waits for the warp's cp.async copies
   kMemReturns = 16,    // an atomic that returns a value (atom, not red)
+  kMemAsyncCommit = 32,   // cp.async.commit_group (and wait_all, which commits first)
+  kMemAsyncArrive = 64,   // cp.async.mbarrier.arrive: the mbarrier waits for the warp's copies
+  kMemBarrierWait = 128,  // mbarrier.test_wait/try_wait: the result waits for linked copies
 };
 
 // Classifies every instruction of a decoded program for a machine.

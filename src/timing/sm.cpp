@@ -223,7 +223,9 @@ void Sm::issue(WarpCtx& w, uint64_t t) {
   account(w, t);
   const bool memop = mem_ && (it.pipe == Pipe::Lsu || it.cls == OpClass::LdShared || it.cls == OpClass::StShared ||
                               it.cls == OpClass::AtomShared);
-  if (memop) {
+  // mbarrier instructions are traced for the barrier's address (cp.async completion tracking).
+  const bool traced = memop || it.cls == OpClass::Mbarrier;
+  if (traced) {
     trace_.clear();
     k.ls->trace = &trace_;
   }
@@ -259,12 +261,7 @@ void Sm::issue(WarpCtx& w, uint64_t t) {
       w.hold_reason = Stall::Membar;
       break;
     case OpClass::Mbarrier:
-      if ((it.mem & kMemAsyncWait) && w.async_pending) {
-        // cp.async.wait_group/wait_all: held until the warp's copies have landed.
-        w.async_waiting = true;
-        w.hold_until = kNever;
-        w.hold_reason = Stall::LongScoreboard;
-      }
+      async_issue(w, it, t);
       break;
     case OpClass::Barrier:
       w.hold_until = t + 1 + m_.barrier_latency;
@@ -331,6 +328,7 @@ void Sm::retire_cta(CtaSlot* c, uint64_t t) {
   }
   warp_pool_.erase(std::remove_if(warp_pool_.begin(), warp_pool_.end(), [&](auto& w) { return w->cta == c; }),
                    warp_pool_.end());
+  async_bars_.drop(c);
   ++k.retired_ctas;
   k.end = std::max(k.end, t + 1);
   ++retired_;
@@ -530,13 +528,102 @@ uint64_t Sm::memory_issue(WarpCtx& w, const InstrTiming& it, uint64_t t) {
     if (tr.load) ctr.add_load_latency(ready - t);
     tr.live = false;
     free_trackers_.push_back(tid);
-    return async ? t + it.latency : ready;
+    if (async) {
+      w.async.complete(w.async.add(), ready);
+      return t + it.latency;
+    }
+    return ready;
   }
   if (async) {
-    ++w.async_pending;
+    tr.group = w.async.add();
     return t + it.latency;
   }
   return kNever;
+}
+
+void Sm::async_issue(WarpCtx& w, const InstrTiming& it, uint64_t t) {
+  if (it.mem & kMemAsyncCommit) w.async.commit();
+  if (it.mem & kMemAsyncWait) {
+    // cp.async.wait_group N / wait_all: held until all but the N newest groups have landed.
+    uint64_t at = w.async.ready(it.wait_groups);
+    if (at == AsyncGroups::kInFlight) {
+      w.async_wait = it.wait_groups;
+      w.hold_until = kNever;
+    } else {
+      w.hold_until = std::max(w.hold_until, at);
+    }
+    w.hold_reason = Stall::LongScoreboard;
+  }
+  if (!(it.mem & (kMemAsyncArrive | kMemBarrierWait))) return;
+  // The mbarrier: the first lane's address (a barrier per warp is the norm).
+  const func::MemAccess* a = nullptr;
+  for (auto& x : trace_.acc)
+    if (x.space == func::TraceSpace::Shared || x.space == func::TraceSpace::Global) {
+      a = &x;
+      break;
+    }
+  if (!a) return;
+  const uint64_t key = a->addr | (a->space == func::TraceSpace::Global ? 1ull << 63 : 0);
+  if (it.mem & kMemAsyncArrive) {
+    // The arrival counts only once every earlier copy of the thread has landed.
+    uint32_t b = AsyncBarriers::kNone;
+    for (uint32_t id = 0; id < trackers_.size(); ++id) {
+      Tracker& tr = trackers_[id];
+      if (!tr.live || !tr.async || tr.warp_uid != w.uid) continue;
+      if (b == AsyncBarriers::kNone) b = async_bars_.get(w.cta, key);
+      for (auto& s : tr.bars)
+        if (s == b) break;
+        else if (s == AsyncBarriers::kNone) {
+          s = b;
+          tr.cta = w.cta;
+          ++async_bars_[b].pending;
+          break;
+        }
+    }
+    return;
+  }
+  // test_wait/try_wait: the result is visible once the barrier's copies have landed.
+  uint32_t b = async_bars_.find(w.cta, key);
+  if (b == AsyncBarriers::kNone) return;
+  auto& bar = async_bars_[b];
+  if (bar.pending) {
+    for (unsigned i = 0; i < it.ndst; ++i) w.sb.set(it.dst[i], kNever, it.sb);
+    bar.waiters.push_back({w.uid, &it});
+  } else if (bar.done > t) {
+    for (unsigned i = 0; i < it.ndst; ++i) w.sb.set(it.dst[i], bar.done + it.latency, it.sb);
+  }
+}
+
+// A cp.async copy landed in shared memory at t: its group and its mbarriers learn of it.
+void Sm::async_landed(const Tracker& tr, uint64_t t) {
+  for (uint32_t b : tr.bars) {
+    if (b == AsyncBarriers::kNone) break;
+    auto& bar = async_bars_[b];
+    if (bar.cta != tr.cta || !bar.pending) continue;
+    bar.done = std::max(bar.done, t);
+    if (--bar.pending) continue;
+    auto waiters = std::move(bar.waiters);
+    bar.waiters.clear();
+    for (auto& wt : waiters) {
+      auto f = by_uid_.find(wt.warp_uid);
+      if (f == by_uid_.end()) continue;
+      const auto* it = static_cast<const InstrTiming*>(wt.instr);
+      for (unsigned i = 0; i < it->ndst; ++i) f->second->sb.set(it->dst[i], t + it->latency, it->sb);
+      refresh_deps(*f->second, t);
+    }
+  }
+  auto f = by_uid_.find(tr.warp_uid);
+  if (f == by_uid_.end()) return;  // the warp is gone
+  WarpCtx& w = *f->second;
+  w.async.complete(tr.group, t);
+  if (w.async_wait >= 0) {
+    uint64_t at = w.async.ready(uint32_t(w.async_wait));
+    if (at != AsyncGroups::kInFlight) {
+      w.async_wait = -1;
+      w.hold_until = at;
+    }
+  }
+  refresh_deps(w, t);
 }
 
 void Sm::on_response(uint32_t tag, uint64_t t) {
@@ -580,19 +667,11 @@ void Sm::tracker_done(uint32_t id, uint64_t t) {
   if (tr.load && tr.kernel) tr.kernel->mem.add_load_latency(t - tr.issue);
   if (tr.kernel) tr.kernel->mem_end = std::max(tr.kernel->mem_end, t + 1);
   if (tr.store) return;
+  if (tr.async) return async_landed(tr, t);
   auto f = by_uid_.find(tr.warp_uid);
   if (f == by_uid_.end()) return;  // the warp is gone
   WarpCtx& w = *f->second;
-  if (tr.async) {
-    if (w.async_pending) --w.async_pending;
-    w.async_done = std::max(w.async_done, t);
-    if (!w.async_pending && w.async_waiting) {
-      w.async_waiting = false;
-      w.hold_until = w.async_done;
-    }
-  } else {
-    for (unsigned i = 0; i < tr.it->ndst; ++i) w.sb.set(tr.it->dst[i], t, tr.it->sb);
-  }
+  for (unsigned i = 0; i < tr.it->ndst; ++i) w.sb.set(tr.it->dst[i], t, tr.it->sb);
   refresh_deps(w, t);
 }
 
@@ -671,6 +750,7 @@ void Sm::abandon() {
   by_uid_.clear();
   trackers_.clear();
   free_trackers_.clear();
+  async_bars_.clear();
   miss_queue_.clear();
   miss_head_ = 0;
   l1_.clear_inflight();

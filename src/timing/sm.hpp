@@ -13,6 +13,7 @@
 #include "func/engine.hpp"
 #include "stats/kernel_stats.hpp"
 #include "stats/memory_stats.hpp"
+#include "timing/async_copy.hpp"
 #include "timing/icache.hpp"
 #include "timing/memory/coalescer.hpp"
 #include "timing/memory/l1_cache.hpp"
@@ -76,9 +77,8 @@ struct WarpCtx {
   uint64_t last_line = ~0ull;  // instruction-cache line of the last fetch
   uint64_t uid = 0;            // names the warp to memory responses that may outlive it
   uint32_t slot = 0;           // warp slot in the SM (its local-memory window)
-  uint32_t async_pending = 0;  // cp.async copies in flight
-  uint64_t async_done = 0;     // when the last finished one landed
-  bool async_waiting = false;  // held at cp.async.wait until async_pending is 0
+  AsyncGroups async;           // its cp.async groups
+  int32_t async_wait = -1;     // held at cp.async.wait_group N (N), or not held (-1)
   Scoreboard sb;
 };
 
@@ -135,6 +135,9 @@ class Sm : public MemClient {
   uint64_t memory_issue(WarpCtx& w, const InstrTiming& it, uint64_t t);
   uint64_t translate(uint64_t vaddr, uint64_t t, stats::MemoryStats& ctr);
   void tracker_done(uint32_t id, uint64_t t);
+  // cp.async bookkeeping after the instruction at `it` executed (commit, wait, mbarrier arrive and
+  // test/try_wait): holds the warp or delays the wait result until the copies it names landed.
+  void async_issue(WarpCtx& w, const InstrTiming& it, uint64_t t);
   uint32_t new_tracker();
 
   // A memory instruction in flight: the warp, the registers it writes, its parts outstanding.
@@ -145,6 +148,10 @@ class Sm : public MemClient {
     uint32_t pending = 0;
     uint64_t issue = 0, ready = 0;
     bool load = false, async = false, store = false, live = false;
+    uint64_t group = 0;  // cp.async: its group in the warp's AsyncGroups
+    // cp.async: mbarriers whose phase waits for this copy (cp.async.mbarrier.arrive after it)
+    std::array<uint32_t, 2> bars{AsyncBarriers::kNone, AsyncBarriers::kNone};
+    const void* cta = nullptr;
   };
   struct QueuedMiss {
     uint64_t vline, pline;
@@ -156,6 +163,7 @@ class Sm : public MemClient {
     uint64_t at;  // the cycle it was ready to leave (translation and miss path done)
   };
   void send_miss(const QueuedMiss& q, uint64_t t);
+  void async_landed(const Tracker& tr, uint64_t t);
   void send_entry(const QueuedMiss& q, uint64_t t);
 
   const config::Machine& m_;
@@ -168,6 +176,7 @@ class Sm : public MemClient {
   uint32_t l1_carveout_ = ~0u;      // shared-memory carve-out the L1 is sized for
   Tlb l1tlb_;
   func::MemTrace trace_;
+  AsyncBarriers async_bars_;
   std::vector<LineAccess> lines_;
   std::vector<Tracker> trackers_;
   std::vector<uint32_t> free_trackers_;

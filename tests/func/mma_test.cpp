@@ -4,7 +4,10 @@
 // wmma load -> mma -> store.
 #include <gtest/gtest.h>
 
+#include <cfenv>
 #include <cmath>
+#include <cstdio>
+#include <bit>
 #include <cstring>
 #include <functional>
 #include <string>
@@ -337,6 +340,50 @@ TEST(Mma, B1M16N8K128XorAndPopc) {
 
 // Sanity check of the reference itself: sequential f32 accumulation would differ from the exact
 // single rounding for these inputs, so the f32 tests can tell them apart.
+// f16 inputs over the whole exponent range (subnormals to 2^15): products from 2^-48 to 2^32 in one
+// dot product, where a sum in double would lose bits; the reference sums them exactly.
+TEST(Mma, F16WideExponentRangeIsExact) {
+  Rng g{99};
+  const int M = 16, N = 8, k = 16;
+  std::vector<uint64_t> A(M * k), B(k * N), C(M * N);
+  std::vector<double> a(M * k), b(k * N), c(M * N);
+  auto mk = [&](double& val, uint64_t& bitsv) {
+    int e = int(g.next() % 42) - 26;  // 2^-26 .. 2^15
+    double d = std::ldexp(1.0 + (g.next() % 1024) / 1024.0, e) * (g.next() & 1 ? -1 : 1);
+    uint16_t h = f16_of(d);
+    bitsv = h;
+    val = f16_val(h);
+  };
+  for (int i = 0; i < M * k; ++i) mk(a[i], A[i]);
+  for (int i = 0; i < k * N; ++i) mk(b[i], B[i]);
+  for (int i = 0; i < M * N; ++i) {
+    float f = float(std::ldexp(double(g.next() % 1000), int(g.next() % 60) - 40));
+    C[i] = bits_of(f);
+    c[i] = f;
+  }
+  MmaCase mc{"m16n8k16.row.col.f32.f16.f16.f32", "f16", M, N, k, 16, "f16", "f32", "f32", ""};
+  run_mma_case(mc, A, B, C, [&](int r, int col) -> uint64_t {
+    std::vector<double> p;
+    for (int kk = 0; kk < k; ++kk) p.push_back(a[r * k + kk] * b[kk * N + col]);
+    return bits_of(exact_f32(c[r * N + col], p));
+  });
+}
+
+// Infinities and NaNs in f16 inputs: a row of A holding +inf (B all positive) gives +inf, a row
+// holding a NaN gives a NaN (the canonical f32 NaN), the other rows stay finite and exact.
+TEST(Mma, F16InfinityAndNaNInputs) {
+  const int M = 16, N = 8, k = 16;
+  std::vector<uint64_t> A(M * k, f16_of(0.5)), B(k * N, f16_of(0.25)), C(M * N, bits_of(1.0f));
+  A[0 * k + 3] = 0x7c00;  // +inf in row 0
+  A[1 * k + 5] = 0x7e00;  // NaN in row 1
+  MmaCase mc{"m16n8k16.row.col.f32.f16.f16.f32", "f16", M, N, k, 16, "f16", "f32", "f32", ""};
+  run_mma_case(mc, A, B, C, [&](int r, int) -> uint64_t {
+    if (r == 0) return 0x7f800000u;
+    if (r == 1) return 0x7fffffffu;
+    return bits_of(1.0f + 16 * 0.125f);
+  });
+}
+
 TEST(Mma, ReferenceDistinguishesAccumulationOrder) {
   Rng g{3};
   int differ = 0;
@@ -355,20 +402,363 @@ TEST(Mma, ReferenceDistinguishesAccumulationOrder) {
   EXPECT_GT(differ, 10);
 }
 
-TEST(Mma, UnsupportedFormsFailToLoad) {
+// A kernel holding the one instruction `ins` fails to load with a message that names `word`.
+void expect_load_error(const std::string& ins, const std::string& word) {
+  SCOPED_TRACE(ins);
   Harness h;
-  std::string k = kHead + R"(
-.visible .entry k()
-{
-  .reg .b32 %r<8>;
-  .reg .f32 %f<8>;
-  mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32 {%f0, %f1, %f2, %f3, %f4, %f5, %f6, %f7}, {%r0, %r1}, {%r2, %r3}, {%f0, %f1, %f2, %f3, %f4, %f5, %f6, %f7};
-  ret;
-}
-)";
+  std::string k = kHead + ".visible .entry k()\n{\n  .reg .b32 %r<8>;\n  .reg .f32 %f<8>;\n  .reg .f64 %fd<4>;\n  .reg .b64 %rd<2>;\n  " +
+                  ins + "\n  ret;\n}\n";
   auto errs = h.load_errors(k);
   ASSERT_FALSE(errs.empty());
-  EXPECT_NE(errs[0].find("mma"), std::string::npos) << errs[0];
+  EXPECT_NE(errs[0].find(word), std::string::npos) << errs[0];
+}
+
+TEST(Mma, UnsupportedFormsFailToLoad) {
+  // Each of these is rejected by ptxas for sm_80 (checked with CUDA 13 ptxas) and must fail the load
+  // with a message naming the form, not run.
+  const char* bad[] = {
+      // bf16 with a .f16 accumulator
+      "mma.sync.aligned.m16n8k16.row.col.f16.bf16.bf16.f16 {%r0, %r1}, {%r0, %r1, %r2, %r3}, {%r4, %r5}, {%r6, %r7};",
+      // m8n8k4: .f16 D needs a .f16 C
+      "mma.sync.aligned.m8n8k4.row.col.f16.f16.f16.f32 {%r0, %r1, %r2, %r3}, {%r0, %r1}, {%r2, %r3}, {%f0, %f1, %f2, %f3, %f4, %f5, %f6, %f7};",
+      // sparse .f16 needs dtype == ctype
+      "mma.sp.sync.aligned.m16n8k16.row.col.f32.f16.f16.f16 {%f0, %f1, %f2, %f3}, {%r0, %r1}, {%r2, %r3}, {%r4, %r5}, %r6, 0;",
+      // selector out of range for m16n8k32 (0..1)
+      "mma.sp.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32 {%f0, %f1, %f2, %f3}, {%r0, %r1, %r2, %r3}, {%r4, %r5, %r6, %r7}, {%f0, %f1, %f2, %f3}, %r6, 2;",
+      // selector must be a constant
+      "mma.sp.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f0, %f1, %f2, %f3}, {%r0, %r1}, {%r2, %r3}, {%f0, %f1, %f2, %f3}, %r6, %r7;",
+      // no sparse s8 m16n8k16
+      "mma.sp.sync.aligned.m16n8k16.row.col.s32.s8.s8.s32 {%r0, %r1, %r2, %r3}, {%r4}, {%r5}, {%r0, %r1, %r2, %r3}, %r6, 0;",
+      // no sparse f64
+      "mma.sp.sync.aligned.m8n8k8.row.col.f64.f64.f64.f64 {%fd0, %fd1}, {%fd2}, {%fd3}, {%fd0, %fd1}, %r6, 0;",
+      // mma.sp takes the metadata and selector operands
+      "mma.sp.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f0, %f1, %f2, %f3}, {%r0, %r1}, {%r2, %r3}, {%f0, %f1, %f2, %f3};",
+  };
+  for (const char* ins : bad) expect_load_error(ins, "mma");
+}
+
+// ------------------------------------------------------------------ mma.sp (2:4 sparse A)
+
+// Sparse A for the PTX ISA 9.7.14.6.1 granularities: a row is cut into chunks of `cs` elements
+// (4 for 16/8-bit, 2 for tf32, 8 for 4-bit), half of each is kept, and a 4-bit metadata field per
+// chunk names the kept elements (two 2-bit indices; tf32: 0b0100 or 0b1110; 4-bit: indices of
+// kept pairs).
+struct SparseA {
+  int K, cs;
+  std::vector<uint64_t> dense, comp;  // raw element bits; dense M x K with zeros, comp M x K/2
+  std::vector<uint32_t> nib;          // M x K/cs
+};
+
+SparseA make_sparse_a(Rng& g, int K, int cs, const std::function<uint64_t()>& elem) {
+  SparseA s{K, cs, std::vector<uint64_t>(16 * K, 0), std::vector<uint64_t>(16 * K / 2), std::vector<uint32_t>(16 * K / cs)};
+  for (int r = 0; r < 16; ++r)
+    for (int c = 0; c < K / cs; ++c) {
+      int i0 = int(g.next() % 3), i1 = i0 + 1 + int(g.next() % uint32_t(3 - i0));  // 0 <= i0 < i1 <= 3
+      std::vector<int> cols;
+      if (cs == 2) {
+        int p = int(g.next() & 1);
+        s.nib[r * (K / cs) + c] = p ? 0xe : 0x4;
+        cols = {2 * c + p};
+      } else if (cs == 8) {
+        s.nib[r * (K / cs) + c] = uint32_t(i0 | i1 << 2);
+        cols = {8 * c + 2 * i0, 8 * c + 2 * i0 + 1, 8 * c + 2 * i1, 8 * c + 2 * i1 + 1};
+      } else {
+        s.nib[r * (K / cs) + c] = uint32_t(i0 | i1 << 2);
+        cols = {4 * c + i0, 4 * c + i1};
+      }
+      for (size_t i = 0; i < cols.size(); ++i) {
+        uint64_t v = elem();
+        s.dense[r * K + cols[i]] = v;
+        s.comp[r * (K / 2) + c * int(cols.size()) + int(i)] = v;
+      }
+    }
+  return s;
+}
+
+// Metadata registers of the 32 lanes for selector `sel` (ISA 9.7.14.6.2 metadata figures; the
+// integer arrangement was measured on an H100, validation/mma). Lanes the selector does not name get
+// valid metadata of another matrix, so reading the wrong lane shows.
+std::vector<uint32_t> sparse_meta(Rng& g, const SparseA& a, bool isint, int sel) {
+  int nchunk = a.K / a.cs, T = nchunk / 4;
+  std::vector<uint32_t> e(32);
+  for (auto& w : e) w = a.cs == 2 ? 0x44e4e44eu ^ (g.next() & 0xa0a0a0au) : 0x84c9d8e4u;
+  for (int grp = 0; grp < 8; ++grp)
+    for (int h = 0; h < T; ++h) {
+      uint32_t w = 0;
+      for (int j = 0; j < 8; ++j) {
+        // float types: lane h holds chunks 4h..4h+3 of rows g (low half) and g+8 (high half);
+        // integer types: lane 2p holds chunks 8p..8p+7 of row g, lane 2p+1 of row g+8.
+        int row = isint ? grp + 8 * (h & 1) : grp + 8 * (j / 4);
+        int chunk = isint ? 8 * (h / 2) + j : 4 * h + j % 4;
+        w |= a.nib[row * nchunk + chunk] << (4 * j);
+      }
+      e[4 * grp + sel * T + h] = w;
+    }
+  return e;
+}
+
+// One mma.sp on registers loaded per lane from `in` (20 words: A 0-3, B 4-7, C 8-15, e 16); D goes to
+// out (8 words per lane). Float accumulators use .f32 registers.
+std::string reg20_kernel(const std::string& instr, int na, int nb, int nc, int nd, bool cf32, bool df32, int sel) {
+  auto vec = [](const std::string& name, int n, int base) {
+    std::string v = "{";
+    for (int i = 0; i < n; ++i) v += (i ? ", %" : "%") + name + std::to_string(base + i);
+    return v + "}";
+  };
+  std::string s = kHead + ".visible .entry k(.param .u64 in, .param .u64 out)\n{\n";
+  s += "  .reg .b32 %w<20>;\n  .reg .f32 %fc<8>;\n  .reg .f32 %fd<8>;\n  .reg .b32 %d<8>;\n  .reg .b32 %r1;\n  .reg .b64 %rd<8>;\n";
+  s += "  ld.param.u64 %rd1, [in];\n  ld.param.u64 %rd2, [out];\n  mov.u32 %r1, %laneid;\n";
+  s += "  mul.wide.u32 %rd3, %r1, 80;\n  add.s64 %rd4, %rd1, %rd3;\n  mul.wide.u32 %rd5, %r1, 32;\n  add.s64 %rd6, %rd2, %rd5;\n";
+  for (int i = 0; i < 17; ++i) s += "  ld.global.b32 %w" + std::to_string(i) + ", [%rd4+" + std::to_string(4 * i) + "];\n";
+  for (int i = 0; i < nc && cf32; ++i) s += "  mov.b32 %fc" + std::to_string(i) + ", %w" + std::to_string(8 + i) + ";\n";
+  s += "  " + instr + " " + (df32 ? vec("fd", nd, 0) : vec("d", nd, 0)) + ", " + vec("w", na, 0) + ", " + vec("w", nb, 4) + ", " +
+       (cf32 ? vec("fc", nc, 0) : vec("w", nc, 8));
+  if (sel >= 0) s += ", %w16, " + std::to_string(sel);
+  s += ";\n";
+  for (int i = 0; i < nd; ++i)
+    s += "  st.global.b32 [%rd6+" + std::to_string(4 * i) + "], " + (df32 ? "%fd" : "%d") + std::to_string(i) + ";\n";
+  s += "  ret;\n}\n";
+  return s;
+}
+
+std::vector<uint32_t> run_reg20(const std::string& kernel, const std::vector<uint32_t>& in) {
+  Harness h;
+  if (!h.load(kernel)) return {};
+  uint64_t din = h.upload(in), dout = h.alloc(32 * 8 * 4);
+  auto res = h.run("k", {1, 1, 1}, {32, 1, 1}, Harness::Params().add(din).add(dout));
+  EXPECT_TRUE(res.ok()) << res.report();
+  return h.download<uint32_t>(dout, 32 * 8);
+}
+
+enum class SpK { F16, BF16, TF32, S8, U8, S4, U4 };
+
+// Random 2:4 sparse A (full-precision values for float types, so the single rounding of the exact
+// sum is checked too), dense B and C; D compared with the dense product of the uncompressed A.
+void sparse_case(SpK kind, int K, bool acc16, int sel, bool ordered, bool sat) {
+  static const char* names[] = {"f16", "bf16", "tf32", "s8", "u8", "s4", "u4"};
+  std::string kn = names[int(kind)];
+  bool isint = kind >= SpK::S8;
+  std::string acc = isint ? "s32" : acc16 ? "f16" : "f32";
+  std::string instr = std::string(ordered ? "mma.sp::ordered_metadata" : "mma.sp") + ".sync.aligned.m16n8k" +
+                      std::to_string(K) + ".row.col" + (sat ? ".satfinite" : "") + "." + acc + "." + kn + "." + kn + "." + acc;
+  SCOPED_TRACE(instr + " selector " + std::to_string(sel));
+  int eb = kind == SpK::TF32 ? 32 : (kind == SpK::F16 || kind == SpK::BF16) ? 16 : (kind == SpK::S8 || kind == SpK::U8) ? 8 : 4;
+  int epr = 32 / eb, cs = kind == SpK::TF32 ? 2 : eb == 4 ? 8 : 4;
+  Rng g{uint64_t(K * 31 + int(kind) * 7 + sel * 3 + acc16 + ordered * 5)};
+  auto elem = [&]() -> uint64_t {
+    double d = (int(g.next() % 2000001) - 1000000) / 600000.0;
+    switch (kind) {
+      case SpK::F16: return f16_of(d);
+      case SpK::BF16: return bf16_of(d);
+      case SpK::TF32: return bits_of(float(d) * 1.0001f);  // low 13 bits set: ignored by tf32
+      default: return g.next() & ((1u << eb) - 1);
+    }
+  };
+  auto val = [&](uint64_t b) -> double {
+    switch (kind) {
+      case SpK::F16: return f16_val(uint16_t(b));
+      case SpK::BF16: return bf16_val(uint16_t(b));
+      case SpK::TF32: return f32_of_bits(uint32_t(b) & 0xffffe000u);
+      case SpK::S8: return int8_t(uint8_t(b));
+      case SpK::S4: return (b & 8) ? int(b & 15) - 16 : int(b & 15);
+      default: return double(b);
+    }
+  };
+  SparseA a = make_sparse_a(g, K, cs, elem);
+  std::vector<uint64_t> B(K * 8);
+  for (auto& v : B) v = elem();
+  std::vector<double> C(16 * 8);
+  for (size_t i = 0; i < C.size(); ++i) {
+    if (isint) C[i] = i == 3 ? 2147483000.0 : i == 40 ? -2147482000.0 : double(int32_t(g.next() % 200001) - 100000);
+    else C[i] = acc16 ? f16_val(f16_of((int(g.next() % 20001) - 10000) / 1000.0)) : (int(g.next() % 20001) - 10000) / 7.0f;
+  }
+  std::vector<uint32_t> e = sparse_meta(g, a, isint, sel);
+  std::vector<uint32_t> in(32 * 20, 0);
+  int na = 16 * (K / 2) * eb / 1024, nb = K * 8 * eb / 1024, nc = acc16 ? 2 : 4;
+  for (int l = 0; l < 32; ++l) {
+    int grp = l >> 2, t = l & 3;
+    // A: the compressed 16 x K/2 matrix in the dense m16n8k(K/2) layout: register r holds row
+    // grp (+8 for odd r), compressed columns t*epr .. t*epr+epr-1 (+4*epr for r >= 2).
+    for (int r = 0; r < na; ++r)
+      for (int j = 0; j < epr; ++j)
+        in[l * 20 + r] |= uint32_t(a.comp[(grp + 8 * (r % 2)) * (K / 2) + t * epr + j + (r / 2) * 4 * epr]) << (j * eb % 32);
+    // B (K x 8): register r holds rows t*epr + j + 4*epr*r of column grp.
+    for (int r = 0; r < nb; ++r)
+      for (int j = 0; j < epr; ++j) in[l * 20 + 4 + r] |= uint32_t(B[(t * epr + j + 4 * epr * r) * 8 + grp]) << (j * eb % 32);
+    for (int i = 0; i < 4; ++i) {
+      double cv = C[(grp + 8 * (i / 2)) * 8 + 2 * t + i % 2];
+      if (isint) in[l * 20 + 8 + i] = uint32_t(int32_t(cv));
+      else if (acc16) in[l * 20 + 8 + i / 2] |= uint32_t(f16_of(cv)) << (16 * (i % 2));
+      else in[l * 20 + 8 + i] = bits_of(float(cv));
+    }
+    in[l * 20 + 16] = e[l];
+  }
+  auto out = run_reg20(reg20_kernel(instr, na, nb, nc, nc, !isint && !acc16, !isint && !acc16, sel), in);
+  ASSERT_EQ(out.size(), 256u);
+  int bad = 0;
+  for (int l = 0; l < 32; ++l)
+    for (int i = 0; i < 4; ++i) {
+      int row = (l >> 2) + 8 * (i / 2), col = 2 * (l & 3) + i % 2;
+      std::vector<double> p;
+      double exact = C[row * 8 + col];
+      for (int k = 0; k < K; ++k) {
+        p.push_back(val(a.dense[row * K + k]) * val(B[k * 8 + col]));
+        exact += p.back();
+      }
+      uint32_t want, got = acc16 ? (out[l * 8 + i / 2] >> (16 * (i % 2))) & 0xffff : out[l * 8 + i];
+      if (isint) {
+        double w = sat ? std::min(std::max(exact, -2147483648.0), 2147483647.0) : exact;
+        want = uint32_t(int64_t(w));
+      } else {
+        want = acc16 ? exact_f16(C[row * 8 + col], p) : bits_of(exact_f32(C[row * 8 + col], p));
+      }
+      if (got != want && bad++ < 5)
+        ADD_FAILURE() << "D[" << row << "][" << col << "] = 0x" << std::hex << got << ", want 0x" << want;
+    }
+  EXPECT_EQ(bad, 0);
+}
+
+TEST(MmaSp, F16AllSelectors) {
+  for (int sel = 0; sel < 4; ++sel) {
+    sparse_case(SpK::F16, 16, false, sel, false, false);
+    sparse_case(SpK::F16, 16, true, sel, false, false);
+  }
+  for (int sel = 0; sel < 2; ++sel) {
+    sparse_case(SpK::F16, 32, false, sel, false, false);
+    sparse_case(SpK::F16, 32, true, sel, true, false);
+  }
+}
+TEST(MmaSp, Bf16) {
+  sparse_case(SpK::BF16, 16, false, 2, false, false);
+  sparse_case(SpK::BF16, 32, false, 1, true, false);
+}
+TEST(MmaSp, Tf32) {
+  for (int sel = 0; sel < 4; ++sel) sparse_case(SpK::TF32, 8, false, sel, false, false);
+  sparse_case(SpK::TF32, 16, false, 0, false, false);
+  sparse_case(SpK::TF32, 16, false, 1, true, false);
+}
+TEST(MmaSp, Int8) {
+  sparse_case(SpK::S8, 32, false, 0, false, true);
+  sparse_case(SpK::U8, 32, false, 1, true, false);
+  sparse_case(SpK::S8, 64, false, 0, false, true);
+  sparse_case(SpK::U8, 64, false, 0, false, false);
+}
+TEST(MmaSp, Int4) {
+  sparse_case(SpK::S4, 64, false, 1, false, true);
+  sparse_case(SpK::U4, 64, false, 0, true, false);
+  sparse_case(SpK::S4, 128, false, 0, false, true);
+  sparse_case(SpK::U4, 128, false, 0, false, false);
+}
+
+// The registers and results of every mma.sp form and selector and of the mma.m8n8k4 .f16 forms as
+// an H100 computed them (validation/mma/mma_layout.cu: 128-byte instruction name, selector, 32 x 20
+// input words, 32 x 8 output words per record). The simulator must reproduce every output word.
+TEST(MmaSp, MatchesH100Recordings) {
+  std::string path = std::string(WARPSIM_SOURCE_DIR) + "/validation/mma/h100_mma_layout.bin";
+  FILE* f = std::fopen(path.c_str(), "rb");
+  ASSERT_NE(f, nullptr) << path;
+  int records = 0;
+  for (;;) {
+    char name[128];
+    int32_t sel;
+    std::vector<uint32_t> in(640), want(256);
+    if (std::fread(name, 1, 128, f) != 128) break;
+    ASSERT_EQ(std::fread(&sel, 4, 1, f), 1u);
+    ASSERT_EQ(std::fread(in.data(), 4, 640, f), 640u);
+    ASSERT_EQ(std::fread(want.data(), 4, 256, f), 256u);
+    name[127] = 0;
+    std::string instr = name;
+    SCOPED_TRACE(instr + " selector " + std::to_string(sel));
+    // The shape and the last four type modifiers (.dtype.atype.btype.ctype) give the register counts.
+    std::vector<std::string> parts;
+    for (size_t p = 0, q; p <= instr.size(); p = q + 1) {
+      q = instr.find('.', p);
+      if (q == std::string::npos) q = instr.size();
+      parts.push_back(instr.substr(p, q - p));
+    }
+    ASSERT_GE(parts.size(), 5u);
+    std::string dt = parts[parts.size() - 4], at = parts[parts.size() - 3], ct = parts[parts.size() - 1];
+    bool sparse = instr.rfind("mma.sp", 0) == 0;
+    int K = std::stoi(instr.substr(instr.find(".m") + 1).substr(instr.substr(instr.find(".m") + 1).find('k') + 1));
+    int na, nb, nc, nd;
+    if (!sparse) {
+      na = nb = 2;
+      nc = ct == "f16" ? 4 : 8;
+      nd = dt == "f16" ? 4 : 8;
+    } else {
+      int eb = at == "tf32" ? 32 : (at == "f16" || at == "bf16") ? 16 : (at == "s8" || at == "u8") ? 8 : 4;
+      na = 16 * (K / 2) * eb / 1024;
+      nb = K * 8 * eb / 1024;
+      nc = ct == "f16" ? 2 : 4;
+      nd = dt == "f16" ? 2 : 4;
+    }
+    auto got = run_reg20(reg20_kernel(instr, na, nb, nc, nd, ct == "f32", dt == "f32", sparse ? sel : -1), in);
+    ASSERT_EQ(got.size(), 256u);
+    int bad = 0;
+    for (int l = 0; l < 32; ++l)
+      for (int i = 0; i < nd; ++i)
+        if (got[l * 8 + i] != want[l * 8 + i] && bad++ < 3)
+          ADD_FAILURE() << "lane " << l << " d" << i << " = 0x" << std::hex << got[l * 8 + i] << ", H100 0x" << want[l * 8 + i];
+    EXPECT_EQ(bad, 0);
+    ++records;
+  }
+  std::fclose(f);
+  EXPECT_EQ(records, 45);
+}
+
+// mma.m8n8k4 with .f16 inputs: four independent 8x8x4 products, one per quad pair, in the fragment
+// layouts of ISA 9.7.14.5.1 (written out here per layout).
+void quadpair_case(bool acol, bool bcol, bool c16, bool d16) {
+  std::string instr = std::string("mma.sync.aligned.m8n8k4.") + (acol ? "col" : "row") + "." + (bcol ? "col" : "row") + "." +
+                      (d16 ? "f16" : "f32") + ".f16.f16." + (c16 ? "f16" : "f32");
+  SCOPED_TRACE(instr);
+  Rng g{uint64_t(acol + 2 * bcol + 4 * c16 + 8 * d16)};
+  double A[4][8][4], B[4][4][8], C[4][8][8];
+  auto h = [&](double scale) { return f16_val(f16_of((int(g.next() % 2000001) - 1000000) / 1000000.0 * scale)); };
+  for (int p = 0; p < 4; ++p)
+    for (int i = 0; i < 8; ++i)
+      for (int j = 0; j < 8; ++j) {
+        if (j < 4) A[p][i][j] = h(3);
+        if (i < 4) B[p][i][j] = h(3);
+        C[p][i][j] = c16 ? h(20) : (int(g.next() % 20001) - 10000) / 7.0f;
+      }
+  std::vector<uint32_t> in(32 * 20, 0);
+  for (int l = 0; l < 32; ++l) {
+    int p = (l % 16) / 4, t = l % 4, hi = l >= 16 ? 4 : 0;
+    for (int i = 0; i < 4; ++i) {
+      double a = acol ? A[p][i + hi][t] : A[p][t + hi][i];
+      double b = bcol ? B[p][i][t + hi] : B[p][t][i + hi];
+      in[l * 20 + i / 2] |= uint32_t(f16_of(a)) << (16 * (i % 2));
+      in[l * 20 + 4 + i / 2] |= uint32_t(f16_of(b)) << (16 * (i % 2));
+    }
+    for (int i = 0; i < 8; ++i) {
+      if (c16) in[l * 20 + 8 + i / 2] |= uint32_t(f16_of(C[p][t + hi][i])) << (16 * (i % 2));
+      else in[l * 20 + 8 + i] = bits_of(float(C[p][(l & 1) + (i & 2) + hi][(i & 4) + (l & 2) + (i & 1)]));
+    }
+  }
+  auto out = run_reg20(reg20_kernel(instr, 2, 2, c16 ? 4 : 8, d16 ? 4 : 8, !c16, !d16, -1), in);
+  ASSERT_EQ(out.size(), 256u);
+  int bad = 0;
+  for (int l = 0; l < 32; ++l) {
+    int p = (l % 16) / 4, t = l % 4, hi = l >= 16 ? 4 : 0;
+    for (int i = 0; i < 8; ++i) {
+      int row = d16 ? t + hi : (l & 1) + (i & 2) + hi, col = d16 ? i : (i & 4) + (l & 2) + (i & 1);
+      std::vector<double> prods;
+      for (int k = 0; k < 4; ++k) prods.push_back(A[p][row][k] * B[p][k][col]);
+      uint32_t want = d16 ? exact_f16(C[p][row][col], prods) : bits_of(exact_f32(C[p][row][col], prods));
+      uint32_t got = d16 ? (out[l * 8 + i / 2] >> (16 * (i % 2))) & 0xffff : out[l * 8 + i];
+      if (got != want && bad++ < 5)
+        ADD_FAILURE() << "quad pair " << p << " D[" << row << "][" << col << "] = 0x" << std::hex << got << ", want 0x" << want;
+    }
+  }
+  EXPECT_EQ(bad, 0);
+}
+
+TEST(Mma, M8N8K4F16QuadPairs) {
+  for (bool ac : {false, true})
+    for (bool bc : {false, true}) quadpair_case(ac, bc, false, false);
+  quadpair_case(false, true, true, true);
+  quadpair_case(true, false, true, false);
 }
 
 // ------------------------------------------------------------------ ldmatrix / stmatrix / movmatrix
@@ -592,6 +982,180 @@ TEST(Wmma, Bf16AndTf32) {
   wmma_case(32, 8, 16, "bf16", true, true);
   wmma_case(16, 16, 8, "tf32", false, true);
   wmma_case(16, 16, 8, "tf32", true, false);
+}
+
+
+// wmma with integer, sub-byte and f64 fragments, and f16 accumulators: load A, B, C from global
+// memory, mma, store D; compared with a CPU matrix product. Matrix elements in memory: s8/u8 one
+// byte each; s4/u4/b1 packed, element i of a row (A, row-major) or column (B, column-major) at bit
+// offset i * bits, least significant bits first; C/D row-major s32/f64/f16.
+struct WmmaSpec {
+  int M, N, K;
+  std::string at;  // s8 u8 s4 u4 b1 f64 f16
+  std::string ct;  // s32 f64 f16 f32
+  std::string dt;
+  bool acol, bcol;
+  std::string mods;  // after the layouts and shape, before the types (e.g. .rz); popc op for b1
+  bool sat;
+};
+
+int wmma_bits(const std::string& t) {
+  return t == "f64" ? 64 : t == "s32" || t == "f32" ? 32 : t == "f16" ? 16 : t == "s8" || t == "u8" ? 8 : t == "b1" ? 1 : 4;
+}
+
+void wmma_generic_case(const WmmaSpec& w) {
+  std::string shape = "m" + std::to_string(w.M) + "n" + std::to_string(w.N) + "k" + std::to_string(w.K);
+  std::string al = w.acol ? "col" : "row", bl = w.bcol ? "col" : "row";
+  SCOPED_TRACE(shape + " " + w.at + " " + w.ct + "->" + w.dt + " A" + al + " B" + bl + w.mods + (w.sat ? " sat" : ""));
+  int eb = wmma_bits(w.at), epr = eb >= 32 ? 1 : 32 / eb;
+  int ua = w.M * w.K / 32, ub = w.K * w.N / 32, uc = w.M * w.N / 32;
+  int na = w.at == "f16" ? 8 : ua / epr, nb = w.at == "f16" ? 8 : ub / epr;
+  int nc = w.ct == "f16" ? uc / 2 : uc, nd = w.dt == "f16" ? uc / 2 : uc;
+  bool f64 = w.at == "f64";
+  int lda = (w.acol ? w.M : w.K) + (eb < 8 ? 0 : 8), ldb = (w.bcol ? w.K : w.N) + (eb < 8 ? 0 : 8), ldc = w.N + 2;
+  Rng g{uint64_t(w.M * 3 + w.K + eb + w.acol + 2 * w.bcol + w.sat * 5)};
+  // A (M x K) and B (K x N) values and their memory images.
+  std::vector<double> a(w.M * w.K), b(w.K * w.N), c(w.M * w.N);
+  size_t abytes = size_t(lda) * (w.acol ? w.K : w.M) * eb / 8 + 8, bbytes = size_t(ldb) * (w.bcol ? w.N : w.K) * eb / 8 + 8;
+  std::vector<uint8_t> Am(abytes, 0), Bm(bbytes, 0);
+  auto put = [&](std::vector<uint8_t>& mem, size_t idx, uint64_t raw) {
+    size_t bit = idx * eb;
+    if (eb >= 8) std::memcpy(&mem[bit / 8], &raw, eb / 8);
+    else mem[bit / 8] |= uint8_t((raw & ((1u << eb) - 1)) << (bit % 8));
+  };
+  auto elem = [&](double& v) -> uint64_t {
+    if (f64) { v = (int(g.next() % 2000001) - 1000000) / 997.0; return std::bit_cast<uint64_t>(v); }
+    if (w.at == "f16") { uint16_t h = f16_of((int(g.next() % 2000001) - 1000000) / 500000.0); v = f16_val(h); return h; }
+    uint64_t raw = g.next() & ((1ull << eb) - 1);
+    bool sgn = w.at[0] == 's' && (raw >> (eb - 1) & 1);
+    v = sgn ? double(int64_t(raw) - (int64_t(1) << eb)) : double(raw);
+    return raw;
+  };
+  for (int i = 0; i < w.M; ++i)
+    for (int k = 0; k < w.K; ++k) put(Am, w.acol ? size_t(k) * lda + i : size_t(i) * lda + k, elem(a[i * w.K + k]));
+  for (int k = 0; k < w.K; ++k)
+    for (int j = 0; j < w.N; ++j) put(Bm, w.bcol ? size_t(j) * ldb + k : size_t(k) * ldb + j, elem(b[k * w.N + j]));
+  int cb = wmma_bits(w.ct);
+  std::vector<uint8_t> Cm(size_t(ldc) * w.M * 8, 0);
+  for (int i = 0; i < w.M; ++i)
+    for (int j = 0; j < w.N; ++j) {
+      double& v = c[i * w.N + j];
+      uint64_t raw;
+      if (w.ct == "s32") {
+        int32_t x = (i + j) % 5 == 0 ? INT32_MAX - int32_t(g.next() % 3000) : (i + j) % 5 == 1 ? INT32_MIN + int32_t(g.next() % 3000)
+                                                                                              : int32_t(g.next() % 200001) - 100000;
+        v = x;
+        raw = uint32_t(x);
+      } else if (w.ct == "f64") {
+        v = (int(g.next() % 2000001) - 1000000) / 991.0;
+        raw = std::bit_cast<uint64_t>(v);
+      } else if (w.ct == "f16") {
+        uint16_t h = f16_of((int(g.next() % 20001) - 10000) / 100.0);
+        v = f16_val(h);
+        raw = h;
+      } else {
+        float f = (int(g.next() % 20001) - 10000) / 7.0f;
+        v = f;
+        raw = bits_of(f);
+      }
+      std::memcpy(&Cm[(size_t(i) * ldc + j) * cb / 8], &raw, cb / 8);
+    }
+  auto vec = [](const std::string& name, int n) {
+    std::string v = "{";
+    for (int i = 0; i < n; ++i) v += (i ? ", %" : "%") + name + std::to_string(i);
+    return v + "}";
+  };
+  std::string rt = f64 ? ".f64" : ".b32";
+  std::string crt = w.ct == "f64" ? ".f64" : w.ct == "f32" ? ".f32" : w.ct == "s32" ? ".s32" : ".b32";
+  std::string drt = w.dt == "f64" ? ".f64" : w.dt == "f32" ? ".f32" : w.dt == "s32" ? ".s32" : ".b32";
+  std::string k = kHead + ".visible .entry k(.param .u64 A, .param .u64 B, .param .u64 C, .param .u64 D)\n{\n";
+  k += "  .reg " + rt + " %a<8>;\n  .reg " + rt + " %b<8>;\n  .reg " + crt + " %c<8>;\n  .reg " + drt + " %d<8>;\n  .reg .b64 %rd<8>;\n";
+  k += "  ld.param.u64 %rd1, [A];\n  ld.param.u64 %rd2, [B];\n  ld.param.u64 %rd3, [C];\n  ld.param.u64 %rd4, [D];\n";
+  k += "  wmma.load.a.sync.aligned." + al + "." + shape + ".global." + w.at + " " + vec("a", na) + ", [%rd1], " + std::to_string(lda) + ";\n";
+  k += "  wmma.load.b.sync.aligned." + bl + "." + shape + ".global." + w.at + " " + vec("b", nb) + ", [%rd2], " + std::to_string(ldb) + ";\n";
+  k += "  wmma.load.c.sync.aligned.row." + shape + ".global." + w.ct + " " + vec("c", nc) + ", [%rd3], " + std::to_string(ldc) + ";\n";
+  std::string types = w.at == "f16" ? "." + w.dt + "." + w.ct : "." + w.dt + "." + w.at + "." + w.at + "." + w.ct;
+  std::string pre = w.at == "b1" ? "wmma.mma" + w.mods + ".sync.aligned." : "wmma.mma.sync.aligned.";
+  std::string mid = w.at == "b1" ? "" : w.mods;
+  k += "  " + pre + al + "." + bl + "." + shape + mid + types + (w.sat ? ".satfinite" : "") + " " + vec("d", nd) + ", " +
+       vec("a", na) + ", " + vec("b", nb) + ", " + vec("c", nc) + ";\n";
+  k += "  wmma.store.d.sync.aligned.row." + shape + ".global." + w.dt + " [%rd4], " + vec("d", nd) + ", " + std::to_string(ldc) + ";\n";
+  k += "  ret;\n}\n";
+  Harness h;
+  ASSERT_TRUE(h.load(k));
+  uint64_t dA = h.upload(Am), dB = h.upload(Bm), dC = h.upload(Cm), dD = h.alloc(Cm.size());
+  auto res = h.run("k", {1, 1, 1}, {32, 1, 1}, Harness::Params().add(dA).add(dB).add(dC).add(dD));
+  ASSERT_TRUE(res.ok()) << res.report();
+  auto Dm = h.download<uint8_t>(dD, Cm.size());
+  int bad = 0, db = wmma_bits(w.dt);
+  for (int i = 0; i < w.M; ++i)
+    for (int j = 0; j < w.N; ++j) {
+      uint64_t got = 0, want = 0;
+      std::memcpy(&got, &Dm[(size_t(i) * ldc + j) * db / 8], db / 8);
+      if (w.ct == "s32") {
+        int64_t acc = int64_t(c[i * w.N + j]);
+        for (int kk = 0; kk < w.K; ++kk) {
+          int64_t x = int64_t(a[i * w.K + kk]), y = int64_t(b[kk * w.N + j]);
+          acc += w.at == "b1" ? (w.mods == ".and.popc" ? (x & y) : (x ^ y)) : x * y;
+        }
+        if (w.sat) acc = std::min<int64_t>(std::max<int64_t>(acc, INT32_MIN), INT32_MAX);
+        want = uint32_t(acc);
+      } else if (f64) {
+        int mode = w.mods == ".rz" ? FE_TOWARDZERO : w.mods == ".rm" ? FE_DOWNWARD : w.mods == ".rp" ? FE_UPWARD : FE_TONEAREST;
+        volatile double acc = c[i * w.N + j];
+        int old = std::fegetround();
+        std::fesetround(mode);
+        for (int kk = 0; kk < w.K; ++kk) acc = std::fma(a[i * w.K + kk], b[kk * w.N + j], acc);
+        std::fesetround(old);
+        want = std::bit_cast<uint64_t>(double(acc));
+      } else {
+        std::vector<double> p;
+        for (int kk = 0; kk < w.K; ++kk) p.push_back(a[i * w.K + kk] * b[kk * w.N + j]);
+        want = w.dt == "f16" ? exact_f16(c[i * w.N + j], p) : bits_of(exact_f32(c[i * w.N + j], p));
+      }
+      if (got != want && bad++ < 5)
+        ADD_FAILURE() << "D[" << i << "][" << j << "] = 0x" << std::hex << got << ", want 0x" << want;
+    }
+  EXPECT_EQ(bad, 0);
+}
+
+TEST(Wmma, Int8AllShapesAndLayouts) {
+  for (bool ac : {false, true})
+    for (bool bc : {false, true}) wmma_generic_case({16, 16, 16, "s8", "s32", "s32", ac, bc, "", true});
+  wmma_generic_case({32, 8, 16, "u8", "s32", "s32", false, true, "", false});
+  wmma_generic_case({8, 32, 16, "s8", "s32", "s32", true, false, "", false});
+  wmma_generic_case({32, 8, 16, "u8", "s32", "s32", true, true, "", true});
+}
+TEST(Wmma, Int4AndB1) {
+  wmma_generic_case({8, 8, 32, "s4", "s32", "s32", false, true, "", true});
+  wmma_generic_case({8, 8, 32, "u4", "s32", "s32", false, true, "", false});
+  wmma_generic_case({8, 8, 128, "b1", "s32", "s32", false, true, ".xor.popc", false});
+  wmma_generic_case({8, 8, 128, "b1", "s32", "s32", false, true, ".and.popc", false});
+}
+TEST(Wmma, F64AllRoundings) {
+  for (const char* r : {"", ".rn", ".rz", ".rm", ".rp"}) wmma_generic_case({8, 8, 4, "f64", "f64", "f64", false, true, r, false});
+  wmma_generic_case({8, 8, 4, "f64", "f64", "f64", true, false, "", false});
+}
+TEST(Wmma, F16Accumulators) {
+  wmma_generic_case({16, 16, 16, "f16", "f16", "f16", false, true, "", false});
+  wmma_generic_case({32, 8, 16, "f16", "f16", "f32", true, false, "", false});
+  wmma_generic_case({8, 32, 16, "f16", "f32", "f16", false, false, "", false});
+}
+
+TEST(Wmma, InvalidFormsFailToLoad) {
+  // Each rejected by ptxas for sm_80 (CUDA 13): sub-byte A must be .row, B .col; .satfinite is for
+  // integers; mixed s8/u8; rounding modes only for f64; no s8 m8n8k32.
+  const char* bad[] = {
+      "wmma.load.a.sync.aligned.col.m8n8k32.global.s4 {%r0}, [%rd1], 32;",
+      "wmma.load.b.sync.aligned.row.m8n8k128.global.b1 {%r0}, [%rd1], 128;",
+      "wmma.mma.sync.aligned.row.row.m16n16k16.f16.f16.satfinite {%r0, %r1, %r2, %r3}, {%r0, %r1, %r2, %r3, %r4, %r5, %r6, %r7}, {%r0, %r1, %r2, %r3, %r4, %r5, %r6, %r7}, {%r0, %r1, %r2, %r3};",
+      "wmma.mma.sync.aligned.row.col.m16n16k16.s32.s8.u8.s32 {%r0, %r1, %r2, %r3, %r4, %r5, %r6, %r7}, {%r0, %r1}, {%r2, %r3}, {%r0, %r1, %r2, %r3, %r4, %r5, %r6, %r7};",
+      "wmma.mma.sync.aligned.col.col.m8n8k32.s32.u4.u4.s32 {%r0, %r1}, {%r2}, {%r3}, {%r4, %r5};",
+      "wmma.mma.sync.aligned.row.col.m16n16k16.rz.f32.f32 {%f0, %f1, %f2, %f3, %f4, %f5, %f6, %f7}, {%r0, %r1, %r2, %r3, %r4, %r5, %r6, %r7}, {%r0, %r1, %r2, %r3, %r4, %r5, %r6, %r7}, {%f0, %f1, %f2, %f3, %f4, %f5, %f6, %f7};",
+      "wmma.load.a.sync.aligned.row.m8n8k32.global.s8 {%r0}, [%rd1], 32;",
+      "wmma.mma.sync.aligned.row.col.m8n8k128.s32.b1.b1.s32 {%r0, %r1}, {%r2}, {%r3}, {%r4, %r5};",
+  };
+  for (const char* ins : bad) expect_load_error(ins, "wmma");
 }
 
 }  // namespace

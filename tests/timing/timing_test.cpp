@@ -165,6 +165,97 @@ TEST(Timing, IndependentChainsAreBoundByThePipeRate) {
   EXPECT_LE(b.st.cycles, n * 4 + 60 + store_tail(m));
 }
 
+// One warp issuing `n` independent mma instructions (each writes its own D from the same A, B, C).
+std::string mma_kernel(const std::string& instr, unsigned na, unsigned nb, bool sparse, unsigned n) {
+  auto vec = [](const std::string& p, unsigned cnt, unsigned base) {
+    std::string v = "{";
+    for (unsigned i = 0; i < cnt; ++i) v += (i ? ", %" : "%") + p + std::to_string(base + i);
+    return v + "}";
+  };
+  std::string s = R"(.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+  .reg .b32 %a<4>;
+  .reg .b32 %b<4>;
+  .reg .f32 %c<4>;
+  .reg .f32 %d<)" + std::to_string(4 * n) + R"(>;
+  .reg .b32 %e;
+  .reg .u64 %rd<4>;
+  .reg .u32 %r<4>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  mov.b32 %e, 0x44444444;
+)";
+  for (unsigned i = 0; i < 4; ++i)
+    s += "  mov.b32 %a" + std::to_string(i) + ", 0x3c003c00;\n  mov.b32 %b" + std::to_string(i) +
+         ", 0x3c003c00;\n  mov.f32 %c" + std::to_string(i) + ", 0f00000000;\n";
+  for (unsigned i = 0; i < n; ++i)
+    s += "  " + instr + " " + vec("d", 4, 4 * i) + ", " + vec("a", na, 0) + ", " + vec("b", nb, 0) + ", " + vec("c", 4, 0) +
+         (sparse ? ", %e, 0;\n" : ";\n");
+  for (unsigned i = 1; i < n; ++i) s += "  add.f32 %d0, %d0, %d" + std::to_string(4 * i) + ";\n";
+  s += R"(  mul.wide.u32 %rd2, %r1, 4;
+  add.u64 %rd3, %rd1, %rd2;
+  st.global.f32 [%rd3], %d0;
+  ret;
+}
+)";
+  return s;
+}
+
+// A sparse tensor core does an MxNxK mma.sp in the time of a dense MxNx(K/2) mma (A100 whitepaper:
+// the Sparse Tensor Core "doubles math throughput by skipping the zeros"). Independent mma's are
+// bound by the tensor pipe: shape FMAs / tensor_fma_f16 cycles each.
+TEST(Timing, SparseMmaRunsAtTwiceTheDenseRate) {
+  config::Machine m = test_machine();
+  m.ops[unsigned(OpClass::Tensor)] = {Pipe::Tensor, 10, 1, config::Scoreboard::Fixed};
+  m.tensor_fma_f16 = 256;
+  m.tensor_latency = 10;
+  const unsigned n = 48;
+  const uint64_t dense_k16 = 16 * 8 * 16 / m.tensor_fma_f16;  // cycles per dense m16n8k16
+  Timed dense = run_timed(m, mma_kernel("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32", 4, 2, false, n),
+                          {1, 1, 1}, {32, 1, 1});
+  Timed sp32 = run_timed(m, mma_kernel("mma.sp.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32", 4, 4, true, n),
+                         {1, 1, 1}, {32, 1, 1});
+  Timed sp16 = run_timed(m, mma_kernel("mma.sp::ordered_metadata.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32", 2, 2, true, n),
+                         {1, 1, 1}, {32, 1, 1});
+  ASSERT_TRUE(dense.res.ok()) << dense.res.report();
+  ASSERT_TRUE(sp32.res.ok()) << sp32.res.report();
+  ASSERT_TRUE(sp16.res.ok()) << sp16.res.report();
+  // Every D is 16 (dense k16: 16 products of 1*1) or 16 (sparse k32: 16 kept products) or 8.
+  EXPECT_EQ(dense.out[0], 16.0f * n);
+  EXPECT_EQ(sp32.out[0], 16.0f * n);
+  EXPECT_EQ(sp16.out[0], 8.0f * n);
+  // The tail: the chain of n-1 dependent adds (4 cycles each) and the store.
+  const uint64_t slack = 40 + 4 * n + store_tail(m);
+  EXPECT_GE(dense.st.cycles, n * dense_k16);
+  EXPECT_LE(dense.st.cycles, n * dense_k16 + slack);
+  EXPECT_LE(sp32.st.cycles, dense.st.cycles + 4);
+  EXPECT_GE(sp32.st.cycles + 4, dense.st.cycles);
+  // m16n8k16 sparse: half the pipe cycles of the dense m16n8k16, the same tail.
+  EXPECT_NEAR(double(dense.st.cycles - sp16.st.cycles), double(n * dense_k16 / 2), 8.0);
+}
+
+// Volta has two tensor cores per sub-core ([VS]: eight per SM, four sub-cores): a sub-core's mma
+// stream runs at twice the per-core rate.
+TEST(Timing, TwoTensorCoresPerSubCoreDoubleTheRate) {
+  config::Machine m = test_machine();
+  m.ops[unsigned(OpClass::Tensor)] = {Pipe::Tensor, 10, 1, config::Scoreboard::Fixed};
+  m.tensor_fma_f16 = 64;
+  m.tensor_latency = 10;
+  const unsigned n = 48;
+  const std::string k = mma_kernel("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32", 4, 2, false, n);
+  m.tensor_cores_per_sm = 4;
+  Timed one = run_timed(m, k, {1, 1, 1}, {32, 1, 1});
+  m.tensor_cores_per_sm = 8;
+  Timed two = run_timed(m, k, {1, 1, 1}, {32, 1, 1});
+  ASSERT_TRUE(one.res.ok() && two.res.ok());
+  const uint64_t per_mma = 16 * 8 * 16 / m.tensor_fma_f16;  // one core: 32 cycles
+  // Within one mma: how much of the last mma's result latency the tail hides differs.
+  EXPECT_NEAR(double(one.st.cycles - two.st.cycles), double(n * per_mma / 2), double(per_mma / 2));
+}
+
 TEST(Timing, SubCoresIssueInParallel) {
   config::Machine m = test_machine();
   const unsigned n = 300;
@@ -398,6 +489,117 @@ TEST(Memory, L2LatencyFollowsTheConfig) {
   m.l2.hit_latency += 40;
   double b = cycles_per_load(m, ".cg", 0, 32);
   EXPECT_NEAR(b - a, 40, 0.5);
+}
+
+// ---------------------------------------------------------------- asynchronous copies
+
+TEST(AsyncCopy, GroupsCompleteInAnyOrderAndWaitLeavesTheNewestInFlight) {
+  AsyncGroups g;
+  uint64_t a = g.add();
+  g.add();
+  g.commit();           // group a: two copies
+  uint64_t b = g.add();
+  g.commit();           // group b: one copy
+  uint64_t c = g.add();  // open group c (not committed)
+  EXPECT_EQ(g.ready(0), AsyncGroups::kInFlight);
+  g.complete(b, 50);  // b lands first
+  EXPECT_EQ(g.ready(1), AsyncGroups::kInFlight);  // a is older than the newest one
+  g.complete(a, 70);
+  EXPECT_EQ(g.ready(1), AsyncGroups::kInFlight);  // a still has a copy in flight
+  g.complete(a, 90);
+  EXPECT_EQ(g.ready(1), 90u);  // a done; b may stay in flight
+  EXPECT_EQ(g.ready(0), 90u);  // b landed at 50; the open group c does not count
+  g.commit();                  // wait_all commits c first
+  EXPECT_EQ(g.ready(0), AsyncGroups::kInFlight);
+  g.complete(c, 120);
+  EXPECT_EQ(g.ready(0), 120u);
+  g.commit();  // an empty group is complete at once
+  EXPECT_EQ(g.ready(0), 120u);
+  EXPECT_TRUE(g.idle());
+}
+
+// Every thread (4, one warp) does the same: a .cg load makes line A an L2 hit; then group 1 = a copy from A, group 2 = a copy
+// from line B (not in L2: DRAM). out[0] = cycles to `wait_group 1` (group 1 only), out[1] =
+// cycles to `wait_group 0`. With `mbar`, group 2's copy is tracked by an mbarrier instead
+// (cp.async.mbarrier.arrive + try_wait), and out[1] is the cycles to the successful try_wait.
+std::string async_kernel(bool mbar) {
+  std::string s = R"(.version 8.0
+.target sm_80
+.address_size 64
+.global .align 128 .b8 buf[65536];
+.visible .entry k(.param .u64 out)
+{
+  .reg .u64 %rd<16>;
+  .reg .u32 %r<8>;
+  .reg .f32 %f<4>;
+  .reg .pred %p<2>;
+  .shared .align 16 .b8 sm[64];
+  .shared .align 8 .b64 bar;
+  ld.param.u64 %rd7, [out];
+  mov.u64 %rd1, buf;
+  add.u64 %rd2, %rd1, 32768;
+  ld.global.cg.u32 %r1, [%rd1];
+  add.u32 %r2, %r1, 1;
+  mov.u32 %r3, sm;
+  mov.u32 %r4, bar;
+  mbarrier.init.shared.b64 [%r4], 4;
+  mov.u64 %rd4, %clock64;
+  cp.async.cg.shared.global [%r3], [%rd1], 16;
+  cp.async.commit_group;
+  cp.async.cg.shared.global [%r3+16], [%rd2], 16;
+)";
+  if (!mbar) {
+    s += R"(  cp.async.commit_group;
+  cp.async.wait_group 1;
+  mov.u64 %rd5, %clock64;
+  cp.async.wait_group 0;
+  mov.u64 %rd6, %clock64;
+)";
+  } else {
+    s += R"(  cp.async.mbarrier.arrive.shared.b64 [%r4];
+  mbarrier.arrive.shared.b64 %rd8, [%r4];
+  mov.u64 %rd5, %clock64;
+WAIT:
+  mbarrier.try_wait.shared.b64 %p1, [%r4], %rd8;
+  @!%p1 bra WAIT;
+  mov.u64 %rd6, %clock64;
+)";
+  }
+  s += R"(  sub.u64 %rd9, %rd5, %rd4;
+  cvt.rn.f32.u64 %f1, %rd9;
+  st.global.f32 [%rd7], %f1;
+  sub.u64 %rd9, %rd6, %rd4;
+  cvt.rn.f32.u64 %f1, %rd9;
+  st.global.f32 [%rd7+4], %f1;
+  cvt.rn.f32.u32 %f2, %r2;
+  st.global.f32 [%rd7+8], %f2;
+  ret;
+}
+)";
+  return s;
+}
+
+// Expected from the test machine: an L2 hit costs the miss path, the crossbar both ways and the L2
+// hit latency; a DRAM access adds at least l2.dram_latency.
+TEST(AsyncCopy, WaitGroupLeavesTheNewestGroupInFlight) {
+  config::Machine m = test_machine();
+  m.ops[unsigned(OpClass::CpAsync)] = {Pipe::Lsu, 1, 1, config::Scoreboard::Long};
+  const double l2 = m.l1.miss_latency + 2 * (2 + m.xbar.latency) + m.l2.hit_latency;
+  Timed t = run_timed(m, async_kernel(false), {1, 1, 1}, {4, 1, 1});  // 4 threads: room for out[0..2]
+  ASSERT_TRUE(t.res.ok()) << t.res.report();
+  EXPECT_GE(t.out[0], l2);
+  EXPECT_LE(t.out[0], l2 + 40) << "wait_group 1: " << t.out[0] << ", wait_group 0: " << t.out[1];             // group 1 only: an L2 hit
+  EXPECT_GE(t.out[1], l2 + m.l2.dram_latency);         // group 2: DRAM
+}
+
+TEST(AsyncCopy, MbarrierPhaseWaitsForTheCopiesArrivedOnIt) {
+  config::Machine m = test_machine();
+  m.ops[unsigned(OpClass::CpAsync)] = {Pipe::Lsu, 1, 1, config::Scoreboard::Long};
+  const double l2 = m.l1.miss_latency + 2 * (2 + m.xbar.latency) + m.l2.hit_latency;
+  Timed t = run_timed(m, async_kernel(true), {1, 1, 1}, {4, 1, 1});  // 4 threads: room for out[0..2]
+  ASSERT_TRUE(t.res.ok()) << t.res.report();
+  EXPECT_LE(t.out[0], 40);                             // the arrivals themselves do not wait
+  EXPECT_GE(t.out[1], l2 + m.l2.dram_latency);         // the phase completes when B has landed
 }
 
 }  // namespace

@@ -9,6 +9,8 @@
 //   ex2    ex2.approx.ftz.f32    x = 2^x                    (SASS MUFU.EX2)
 //   rsqrt  rsqrt.approx.ftz.f32  x = 1/sqrt(x)              (SASS MUFU.RSQ)
 //   sin    sin.approx.ftz.f32    x = sin(x)                 (SASS FMUL.RZ + MUFU.SIN)
+//   redux  redux.sync.add.u32    x = sum of x over the warp (SASS REDUX + a move to a register;
+//                                  all lanes equal, so x *= 32 per step; sm_80+)
 // plus the clock64() read overhead. Metrics per instruction (see validation/README.md):
 //   dep_latency           one warp, one chain of 1024 dependent instructions: cycles / 1024
 //   warp_cpi_ilp8         one warp, 8 independent chains (1024 instructions): cycles / 1024
@@ -149,6 +151,18 @@ struct OpSin {
     static bool check(T g, T r) { return close_rel(g, r, 0.0, 2e-2); }
 };
 
+// ---------- REDUX ----------
+// Every lane starts equal, so the warp sum is 32 x (mod 2^32): the CPU model needs no other lane.
+struct OpRedux {
+    using T = unsigned;
+    static constexpr int kPerStep = 1;
+    static constexpr const char* name = "redux";
+    __device__ static void step(T& x, T, T) { asm volatile("redux.sync.add.u32 %0, %0, 0xffffffff;" : "+r"(x)); }
+    __host__ __device__ static T init(T x0, int j, int) { return x0 + 977u * (unsigned)j; }
+    static T cpu_step(T x, T, T) { return x * 32u; }
+    static bool check(T g, T r) { return g == r; }
+};
+
 int main(int argc, char** argv) {
     parse_args(argc, argv, "alu");
     print_device_header();
@@ -162,5 +176,6 @@ int main(int argc, char** argv) {
     run_op<OpEx2>(-1.0f, 0.0f, 0.0f);
     run_op<OpRsqrt>(2.0f, 0.0f, 0.0f);
     run_op<OpSin>(1.0f, 0.0f, 0.0f);
+    run_op<OpRedux>(3u, 0u, 0u);
     return finish();
 }
