@@ -425,6 +425,7 @@ void read_machine(Reader& rd, Machine& m) {
   rd.size("gpu.global_mem_bytes", m.global_mem_bytes);
   rd.size("gpu.l2_bytes", m.l2_bytes);
   rd.size("gpu.persisting_l2_max_bytes", m.persisting_l2_max_bytes);
+  rd.size("gpu.access_policy_max_window_bytes", m.access_policy_max_window_bytes);
   rd.size("gpu.const_mem_bytes", m.const_mem_bytes);
   rd.u32x3("gpu.max_block_dim", m.max_block_dim);
   rd.u32x3("gpu.max_grid_dim", m.max_grid_dim);
@@ -705,6 +706,10 @@ bool validate(const Machine& m, std::string& error) {
   if (m.global_mem_bytes == 0) return bad("gpu.global_mem_bytes: must be positive");
   if (m.persisting_l2_max_bytes > m.l2_bytes)
     return bad(fmt::format("gpu.persisting_l2_max_bytes: {} exceeds gpu.l2_bytes ({})", m.persisting_l2_max_bytes, m.l2_bytes));
+  if ((m.persisting_l2_max_bytes == 0) != (m.access_policy_max_window_bytes == 0))
+    return bad("gpu.access_policy_max_window_bytes: must be 0 exactly when gpu.persisting_l2_max_bytes is 0 (L2 residency control is all or nothing)");
+  if (m.access_policy_max_window_bytes > 0x7fffffffull)
+    return bad("gpu.access_policy_max_window_bytes: at most 2^31 - 1 (cudaDeviceProp::accessPolicyMaxWindowSize is an int)");
   if (m.const_mem_bytes == 0) return bad("gpu.const_mem_bytes: must be positive");
   for (int i = 0; i < 3; ++i) {
     if (m.max_block_dim[i] == 0) return bad("gpu.max_block_dim: every dimension must be at least 1");
@@ -895,7 +900,8 @@ std::string describe(const Machine& m) {
   const double gbs = m.mem_clock_mhz * 2 * m.mem_bus_bits / 8 / 1000;
   line("memory", fmt::format("{}, {}-bit bus at {:g} MHz (DDR: {:.0f} GB/s)", bytes(m.global_mem_bytes), m.mem_bus_bits,
                              m.mem_clock_mhz, gbs));
-  line("L2 cache", fmt::format("{} (persisting max {})", bytes(m.l2_bytes), bytes(m.persisting_l2_max_bytes)));
+  line("L2 cache", fmt::format("{} (persisting max {}, access-policy window max {})", bytes(m.l2_bytes),
+                               bytes(m.persisting_l2_max_bytes), bytes(m.access_policy_max_window_bytes)));
   line("constant memory", bytes(m.const_mem_bytes));
   line("max block / grid dims", fmt::format("{} x {} x {} / {} x {} x {}", m.max_block_dim[0], m.max_block_dim[1],
                                             m.max_block_dim[2], m.max_grid_dim[0], m.max_grid_dim[1], m.max_grid_dim[2]));

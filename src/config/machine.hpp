@@ -148,6 +148,7 @@ struct Machine {
   uint64_t global_mem_bytes = 0;
   uint64_t l2_bytes = 0;
   uint64_t persisting_l2_max_bytes = 0;
+  uint64_t access_policy_max_window_bytes = 0;  // cudaDevAttrMaxAccessPolicyWindowSize
   uint64_t const_mem_bytes = 65536;
   std::array<uint32_t, 3> max_block_dim{1024, 1024, 64};          // CTA dimension limits (x, y, z)
   std::array<uint32_t, 3> max_grid_dim{2147483647u, 65535, 65535};  // grid dimension limits (x, y, z)

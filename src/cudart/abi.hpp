@@ -193,6 +193,40 @@ struct PointerAttributes {
 
 // Opaque handles: pointers to our own objects.
 using Stream = void*;  // cudaStream_t (CUstream_st*)
+
+// L2 residency control (driver_types.h): cudaLimitPersistingL2CacheSize, enum cudaAccessProperty,
+// struct cudaAccessPolicyWindow, and the launch/stream attribute that carries it.
+constexpr int LimitPersistingL2CacheSize = 6;
+enum AccessProperty : int { AccessPropertyNormal = 0, AccessPropertyStreaming = 1, AccessPropertyPersisting = 2 };
+struct AccessPolicyWindow {
+  void* base_ptr;
+  size_t num_bytes;
+  float hitRatio;
+  AccessProperty hitProp;
+  AccessProperty missProp;
+};
+constexpr int LaunchAttributeAccessPolicyWindow = 1;  // = cudaStreamAttributeAccessPolicyWindow
+// cudaLaunchAttributeValue (= cudaStreamAttrValue): a 64-byte union.
+union LaunchAttributeValue {
+  char pad[64];
+  AccessPolicyWindow accessPolicyWindow;
+  int cooperative;
+  int priority;
+};
+// cudaLaunchAttribute: the id, padded to 8 bytes, then the value.
+struct LaunchAttribute {
+  int id;
+  char pad[8 - sizeof(int)];
+  LaunchAttributeValue val;
+};
+// cudaLaunchConfig_t.
+struct LaunchConfig {
+  Dim3 gridDim, blockDim;
+  size_t dynamicSmemBytes;
+  void* stream;
+  LaunchAttribute* attrs;
+  unsigned int numAttrs;
+};
 using Event = void*;   // cudaEvent_t
 using Kernel = void*;  // cudaKernel_t
 

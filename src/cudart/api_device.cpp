@@ -104,14 +104,35 @@ namespace {
 size_t g_limits[7] = {1024, 1 << 20, 8 << 20, 2, 2048, 32, 0};
 }
 
-// Stored and reported back; cudaLimitStackSize (0) sets the per-thread stack of later launches.
+// Stored and reported back; cudaLimitStackSize (0) sets the per-thread stack of later launches;
+// cudaLimitPersistingL2CacheSize (6) sets the L2 set-aside for persisting accesses. As measured on
+// an H100 with CUDA 13 (docs/ampere-features.md): a value above persistingL2CacheMaxSize is
+// cudaErrorInvalidValue and leaves the limit as it was; others are rounded up to a multiple of
+// 1/16 of the L2 ([WP]: "set-aside for persistent accesses in 1/16th increments (2.5 MB)"), and
+// cudaDeviceGetLimit reports the rounded value (1 byte -> 3276800 on the 50 MiB H100).
 CUDART_API abi::Error cudaDeviceSetLimit(int limit, size_t value) {
   if (limit < 0 || limit > 6) return ret(abi::ErrInvalidValue);
+  State& s = State::get();
+  std::lock_guard g(s.mu);
   if (limit == 0) {
     if (value > (1u << 20)) return ret(abi::ErrInvalidValue);  // far above any real stack need
-    State::get().dev->engine().set_stack_bytes(uint32_t(value));
+    s.dev->engine().set_stack_bytes(uint32_t(value));
+  }
+  if (limit == abi::LimitPersistingL2CacheSize) {
+    if (value > size_t(std::max(0, s.dev->spec().persisting_l2_max))) return ret(abi::ErrInvalidValue);
+    const size_t step = std::max<size_t>(1, size_t(s.dev->spec().machine.l2_bytes) / 16);
+    value = (value + step - 1) / step * step;
+    s.dev->set_persisting_l2(value);
   }
   g_limits[limit] = value;
+  return 0;
+}
+
+// Persisting lines in L2 become normal ones (the set-aside stays as set).
+CUDART_API abi::Error cudaCtxResetPersistingL2Cache() {
+  State& s = State::get();
+  std::lock_guard g(s.mu);
+  s.dev->reset_persisting_l2();
   return 0;
 }
 

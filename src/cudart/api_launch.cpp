@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include "cudart/export.hpp"
+#include "cudart/device_props.hpp"
 #include "cudart/launch.hpp"
 #include "cudart/state.hpp"
 #include "runtime/occupancy.hpp"
@@ -17,7 +18,28 @@ using namespace warpsim::cudart;
 
 namespace warpsim::cudart {
 
-int launch_kernel(const void* func, abi::Dim3 grid, abi::Dim3 block, void** args, size_t shmem, void* stream) {
+int access_window_from(const abi::AccessPolicyWindow& w, size_t max_window, timing::AccessWindow& out) {
+  // A hitProp outside the enum is accepted (as on an H100) and taken as Normal.
+  auto hint = [](int p) {
+    return p == abi::AccessPropertyPersisting ? func::L2Hint::Last
+           : p == abi::AccessPropertyStreaming ? func::L2Hint::First
+                                               : func::L2Hint::Normal;
+  };
+  if (w.num_bytes > max_window) return abi::ErrInvalidValue;
+  if (!(w.hitRatio >= 0.0f && w.hitRatio <= 1.0f)) return abi::ErrInvalidValue;  // NaN too
+  if (w.missProp != abi::AccessPropertyNormal && w.missProp != abi::AccessPropertyStreaming) return abi::ErrInvalidValue;
+  out = timing::AccessWindow{};
+  if (w.num_bytes == 0) return 0;  // no window
+  out.base = reinterpret_cast<uint64_t>(w.base_ptr);
+  out.bytes = w.num_bytes;
+  out.hit_fraction = func::fraction_fixed(w.hitRatio);
+  out.hit = hint(w.hitProp);
+  out.miss = hint(w.missProp);
+  return 0;
+}
+
+int launch_kernel(const void* func, abi::Dim3 grid, abi::Dim3 block, void** args, size_t shmem, void* stream,
+                  const timing::AccessWindow* window) {
   State& s = State::instance();
   std::lock_guard g(s.mu);
   // Timing mode: a launch into a created stream waits in a queue, so that launches from other
@@ -45,6 +67,9 @@ int launch_kernel(const void* func, abi::Dim3 grid, abi::Dim3 block, void** args
   req.regs = k.res.regs;
   req.regs_estimated = k.regs_estimated;
   req.usage = kernel_usage(s.dev->spec(), k);
+  if (window) req.window = *window;
+  else if (const abi::LaunchAttributeValue* v = s.stream_attr(stream, abi::LaunchAttributeAccessPolicyWindow))
+    access_window_from(v->accessPolicyWindow, SIZE_MAX, req.window);  // checked when it was set
   if (shmem > 0xffffffffu) return ret(abi::ErrInvalidValue);
   // As on hardware: a block needing more registers than an SM has (or more threads than the
   // kernel's launch bounds allow) cannot launch. Estimated counts are not trusted for this.
@@ -130,22 +155,26 @@ CUDART_API abi::Error cudaLaunchCooperativeKernel(const void* func, abi::Dim3 gr
   return launch_kernel(func, grid, block, args, shmem, stream);
 }
 
-namespace {
-// cudaLaunchConfig_t (CUDA 12/13 driver_types.h).
-struct LaunchConfigAbi {
-  abi::Dim3 gridDim, blockDim;
-  size_t dynamicSmemBytes;
-  abi::Stream stream;
-  void* attrs;  // cudaLaunchAttribute*: cluster dims, priorities, ... (hints here)
-  unsigned int numAttrs;
-};
-}  // namespace
 
-CUDART_API abi::Error cudaLaunchKernelExC(const LaunchConfigAbi* config, const void* func, void** args) {
+// Launch attributes: the access-policy window is applied; the others (cluster dimensions,
+// priorities, ...) are hints without effect here.
+CUDART_API abi::Error cudaLaunchKernelExC(const abi::LaunchConfig* config, const void* func, void** args) {
   if (!config) return ret(abi::ErrInvalidValue);
-  return launch_kernel(func, config->gridDim, config->blockDim, args, config->dynamicSmemBytes, config->stream);
+  if (config->numAttrs && !config->attrs) return ret(abi::ErrInvalidValue);
+  timing::AccessWindow win;
+  bool has_window = false;
+  // instance(), not get(): a launch into a created stream must not run the queued launches.
+  const size_t max_window = size_t(std::max(0, State::instance().dev->spec().access_policy_max_window));
+  for (unsigned i = 0; i < config->numAttrs; ++i) {
+    const abi::LaunchAttribute& a = config->attrs[i];
+    if (a.id != abi::LaunchAttributeAccessPolicyWindow) continue;
+    if (int e = access_window_from(a.val.accessPolicyWindow, max_window, win)) return ret(e);
+    has_window = true;
+  }
+  return launch_kernel(func, config->gridDim, config->blockDim, args, config->dynamicSmemBytes, config->stream,
+                       has_window ? &win : nullptr);
 }
 
-CUDART_API abi::Error cudaLaunchKernelExC_ptsz(const LaunchConfigAbi* config, const void* func, void** args) {
+CUDART_API abi::Error cudaLaunchKernelExC_ptsz(const abi::LaunchConfig* config, const void* func, void** args) {
   return cudaLaunchKernelExC(config, func, args);
 }

@@ -3,7 +3,10 @@
 // schedule; such launches are queued (timing mode) and run together at the next synchronising
 // call, so kernels of different streams share the GPU (api_launch.cpp, State::flush). Events read
 // the simulated clock (runtime::Device::now_ns).
+#include <cstring>
+
 #include "cudart/export.hpp"
+#include "cudart/launch.hpp"
 #include "cudart/state.hpp"
 
 using namespace warpsim;
@@ -20,7 +23,8 @@ CUDART_API abi::Error cudaStreamCreateWithPriority(abi::Stream* stream, unsigned
   State& s = State::get();
   std::lock_guard g(s.mu);
   if (!stream) return ret(abi::ErrInvalidValue);
-  auto* o = new StreamObj{int(flags)};
+  auto* o = new StreamObj;
+  o->flags = int(flags);
   s.streams.insert(o);
   *stream = o;
   return 0;
@@ -60,6 +64,59 @@ CUDART_API abi::Error cudaStreamGetFlags(abi::Stream stream, unsigned int* flags
 CUDART_API abi::Error cudaStreamGetPriority(abi::Stream, int* priority) {
   if (priority) *priority = 0;
   return 0;
+}
+
+// Stream attributes (cudaStreamAttrID = cudaLaunchAttributeID). The access-policy window is
+// checked (launch.hpp) and applies to the stream's later launches; the stream-valid hints
+// (synchronisation policy, priority, memory-sync domains) are stored and reported back.
+namespace {
+bool stream_attribute_id(int id) { return id == 1 || id == 3 || id == 8 || id == 9 || id == 10; }
+}  // namespace
+
+CUDART_API abi::Error cudaStreamSetAttribute(abi::Stream stream, int attr, const abi::LaunchAttributeValue* value) {
+  State& s = State::get();
+  std::lock_guard g(s.mu);
+  auto* attrs = s.stream_attrs(stream);
+  if (!attrs) return ret(abi::ErrInvalidResourceHandle);
+  if (!value || !stream_attribute_id(attr)) return ret(abi::ErrInvalidValue);
+  if (attr == abi::LaunchAttributeAccessPolicyWindow) {
+    timing::AccessWindow w;
+    const size_t max_window = size_t(std::max(0, s.dev->spec().access_policy_max_window));
+    if (int e = access_window_from(value->accessPolicyWindow, max_window, w)) return ret(e);
+  }
+  (*attrs)[attr] = *value;
+  return 0;
+}
+CUDART_API abi::Error cudaStreamSetAttribute_ptsz(abi::Stream stream, int attr, const abi::LaunchAttributeValue* value) {
+  return cudaStreamSetAttribute(stream, attr, value);
+}
+
+CUDART_API abi::Error cudaStreamGetAttribute(abi::Stream stream, int attr, abi::LaunchAttributeValue* value) {
+  State& s = State::get();
+  std::lock_guard g(s.mu);
+  auto* attrs = s.stream_attrs(stream);
+  if (!attrs) return ret(abi::ErrInvalidResourceHandle);
+  if (!value || !stream_attribute_id(attr)) return ret(abi::ErrInvalidValue);
+  auto it = attrs->find(attr);
+  if (it != attrs->end()) *value = it->second;
+  else std::memset(value, 0, sizeof *value);
+  return 0;
+}
+CUDART_API abi::Error cudaStreamGetAttribute_ptsz(abi::Stream stream, int attr, abi::LaunchAttributeValue* value) {
+  return cudaStreamGetAttribute(stream, attr, value);
+}
+
+CUDART_API abi::Error cudaStreamCopyAttributes(abi::Stream dst, abi::Stream src) {
+  State& s = State::get();
+  std::lock_guard g(s.mu);
+  auto* d = s.stream_attrs(dst);
+  auto* f = s.stream_attrs(src);
+  if (!d || !f) return ret(abi::ErrInvalidResourceHandle);
+  if (d != f) *d = *f;
+  return 0;
+}
+CUDART_API abi::Error cudaStreamCopyAttributes_ptsz(abi::Stream dst, abi::Stream src) {
+  return cudaStreamCopyAttributes(dst, src);
 }
 
 CUDART_API abi::Error cudaLaunchHostFunc(abi::Stream stream, void (*fn)(void*), void* userData) {

@@ -54,7 +54,7 @@ void fill_props(const runtime::GpuSpec& g, abi::DeviceProp& p) {
   p.cooperativeLaunch = 1;
   p.sharedMemPerBlockOptin = g.smem_per_block_optin;
   p.maxBlocksPerMultiProcessor = g.max_blocks_per_sm;
-  p.accessPolicyMaxWindowSize = 134213632;
+  p.accessPolicyMaxWindowSize = g.access_policy_max_window;
   p.reservedSharedMemPerBlock = g.reserved_smem_per_block;
   p.hostRegisterSupported = 1;
   p.memoryPoolsSupported = 1;
@@ -108,7 +108,7 @@ bool device_attribute(const runtime::GpuSpec& g, int attr, int& v) {
     case 100: case 101: v = 0; return true;
     case 106: v = g.max_blocks_per_sm; return true;
     case 108: v = g.persisting_l2_max; return true;
-    case 109: v = 134213632; return true;
+    case 109: v = g.access_policy_max_window; return true;
     case 111: v = int(g.reserved_smem_per_block); return true;
     case 115: v = 1; return true;
     case 120: v = 0; return true;  // clusters are sm_90

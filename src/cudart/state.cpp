@@ -97,6 +97,19 @@ State& State::get() {
   return s;
 }
 
+std::map<int, abi::LaunchAttributeValue>* State::stream_attrs(void* stream) {
+  if (reinterpret_cast<uintptr_t>(stream) <= 2) return &default_stream_attrs;
+  auto* o = static_cast<StreamObj*>(stream);
+  return streams.count(o) ? &o->attrs : nullptr;
+}
+
+const abi::LaunchAttributeValue* State::stream_attr(void* stream, int id) {
+  auto* a = stream_attrs(stream);
+  if (!a) return nullptr;
+  auto it = a->find(id);
+  return it == a->end() ? nullptr : &it->second;
+}
+
 void State::flush() {
   std::lock_guard g(mu);
   if (pending.empty()) return;

@@ -68,6 +68,7 @@ struct EventObj {
 };
 struct StreamObj {
   int flags = 0;
+  std::map<int, abi::LaunchAttributeValue> attrs;  // cudaStreamSetAttribute, by cudaLaunchAttributeID
 };
 
 struct Options {
@@ -103,6 +104,12 @@ class State {
   int sticky = 0;                               // a kernel fault: every later call returns it
   std::vector<PendingLaunch> pending;           // launches into created streams, not yet run
   int current_device = 0;
+  std::map<int, abi::LaunchAttributeValue> default_stream_attrs;  // the NULL / legacy / per-thread stream's
+
+  // A stream's attributes (nullptr: not a stream we know).
+  std::map<int, abi::LaunchAttributeValue>* stream_attrs(void* stream);
+  // The value of attribute `id` set on `stream`, or nullptr.
+  const abi::LaunchAttributeValue* stream_attr(void* stream, int id);
 
   // Loads the fatbin's PTX on first use; false (with the error recorded) on failure.
   bool ensure_loaded(FatbinHandle& h);

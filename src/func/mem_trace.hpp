@@ -11,19 +11,29 @@ namespace warpsim::func {
 // Spaces after generic-address resolution (a generic address shows as Global, Shared or Local).
 enum class TraceSpace : uint8_t { Global, Shared, Local, Const, Param };
 
+// What an access asks of L2 (PTX .L2::evict_* / .L2::no_allocate qualifiers, or the priority a
+// createpolicy value gives this address). Unchanged: no hint (the launch's access-policy window,
+// if any, decides). Discard and Demote mark the line operations discard.global.L2 and
+// applypriority.global.L2::evict_normal.
+enum class L2Hint : uint8_t { Unchanged = 0, Normal, First, Last, NoAllocate, Discard, Demote };
+
 struct MemAccess {
   uint64_t addr;      // address within its space (global: device virtual address)
   uint16_t bytes;     // bytes this lane accesses at addr (an element or a whole vector)
   uint8_t lane;
   TraceSpace space;
   bool write;
+  L2Hint l2 = L2Hint::Unchanged;
 };
 
 struct MemTrace {
   std::vector<MemAccess> acc;
+  // The hint of the accesses being recorded; an instruction with an L2 hint sets it around its
+  // accesses (per lane for a cache-policy operand) and puts it back to Unchanged.
+  L2Hint l2 = L2Hint::Unchanged;
   void clear() { acc.clear(); }
   void add(uint64_t addr, unsigned bytes, unsigned lane, TraceSpace sp, bool write) {
-    acc.push_back(MemAccess{addr, uint16_t(bytes), uint8_t(lane), sp, write});
+    acc.push_back(MemAccess{addr, uint16_t(bytes), uint8_t(lane), sp, write, l2});
   }
 };
 

@@ -242,6 +242,7 @@ void exec_cp_async(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
   const uint64_t* sb = ops[1].is_none() ? nullptr : ctx.src(ops[1]);
   const uint64_t* ss = ops[2].is_none() ? nullptr : ctx.src(ops[2]);
   uint32_t ignore = ops[3].is_none() ? 0 : ctx.pred(ops[3]);
+  const uint64_t* pol = in.nops > 4 && !ops[4].is_none() && ctx.launch.trace ? ctx.src(ops[4]) : nullptr;
   unsigned n = in.width;
   for (unsigned l = 0; l < kWarpSize; ++l) {
     if (!(mask >> l & 1)) continue;
@@ -262,7 +263,9 @@ void exec_cp_async(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
         return;
       }
       // The whole cp-size block is aligned, so it lies in one page: resolve its first byte.
+      if (pol) ctx.launch.trace->l2 = policy_hint(pol[l], sa, ctx.launch.range_policies);
       const uint8_t* sp = resolve_access(ctx, AccessSpace::Global, l, sa, std::has_single_bit(take) ? take : 1, false);
+      if (pol) ctx.launch.trace->l2 = L2Hint::Unchanged;
       if (!sp) return;
       std::memcpy(c.data, sp, take);
     }
@@ -450,9 +453,12 @@ bool dec_cp_async(DecodeCtx& c, const Instruction& ins, DInstr& out) {
   if (n != 4 && n != 8 && n != 16) return c.fail(fmt::format("cp.async cp-size {} (must be 4, 8 or 16)", n));
   if (ins.has(Mod::cg) && n != 16) return c.fail("cp.async.cg needs cp-size 16");
   size_t nops = o.size();
+  Ref policy = Ref::none();
   if (ins.has(Mod::L2_cache_hint)) {
     if (nops < 4) return c.fail("cp.async.L2::cache_hint needs a cache-policy operand");
-    --nops;  // the cache policy: no functional effect
+    --nops;  // the cache policy: no functional effect; its L2 hint goes to the trace
+    policy = c.ref(o[nops], Type::B64);
+    if (policy.is_none()) return false;
   }
   Ref size = Ref::none(), ignore = Ref::none();
   if (nops >= 4) {
@@ -467,7 +473,7 @@ bool dec_cp_async(DecodeCtx& c, const Instruction& ins, DInstr& out) {
   out.imm2 = s.offset;
   out.target = d.shared_var;
   out.width = uint8_t(n);
-  c.set_ops(out, {d.base, s.base, size, ignore});
+  c.set_ops(out, {d.base, s.base, size, ignore, policy});
   out.exec = exec_cp_async;
   return true;
 }

@@ -5,7 +5,8 @@
 // ascending lane order (lane 0 first); a lane's `d` receives the value it found before its own
 // update. The memory-ordering qualifiers (.relaxed/.acquire/.release/.acq_rel/.sc), the scopes
 // (.cta/.cluster/.gpu/.sys) and .L2::cache_hint (with its cache-policy operand) are accepted and
-// have no further functional effect in this sequential model.
+// have no further functional effect in this sequential model (the policy's L2 hint goes to the
+// timing model's access trace).
 //
 // Spaces: .global, .shared / .shared::cta, .shared::cluster (clusters are single CTAs here, and a
 // shared::cta address is a valid shared::cluster address of the executing CTA), and generic
@@ -194,8 +195,28 @@ inline uint8_t* atom_access(ExecCtx& ctx, AccessSpace sp, unsigned l, uint64_t a
   return resolve_access(ctx, sp, l, a, n, true);
 }
 
+// flags bit 16: a cache-policy operand (.L2::cache_hint) is the last operand.
+constexpr uint32_t kAtomHasPolicy = 1u << 16;
+
+// The L2 hint of lane l's access while it is recorded (timing mode); put back by the destructor.
+struct AtomHint {
+  MemTrace* tr = nullptr;
+  const uint64_t* pol = nullptr;
+  AtomHint(ExecCtx& ctx, const DInstr& in, const Ref* ops) {
+    if (!(in.flags & kAtomHasPolicy) || !ctx.launch.trace) return;
+    tr = ctx.launch.trace;
+    pol = ctx.src(ops[in.nops - 1]);
+  }
+  void lane(ExecCtx& ctx, unsigned l, uint64_t a) {
+    if (pol) tr->l2 = policy_hint(pol[l], a, ctx.launch.range_policies);
+  }
+  ~AtomHint() {
+    if (tr) tr->l2 = L2Hint::Unchanged;
+  }
+};
+
 // ops: d[0..vec) (none for red), base, b[0..vec), c (cas). width: vector length. HasD: atom vs red.
-// Layout in op[]: [base, d0.., b0.., c]; imm2 = index of the first b.
+// Layout in op[]: [base, d0.., b0.., c, policy]; imm2 = index of the first b.
 template <AOp Op, AKind K, bool HasD>
 void exec_atom(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
   const Ref* ops = ctx.ops(in);
@@ -205,6 +226,7 @@ void exec_atom(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
   unsigned bi = unsigned(in.imm2);
   const uint64_t* base = ops[0].is_none() ? nullptr : ctx.src(ops[0]);
   const uint64_t* cv = Op == AOp::Cas ? ctx.src(ops[bi + 1]) : nullptr;
+  AtomHint hint(ctx, in, ops);
   if (vec == 1) {
     const uint64_t* b = ctx.src(ops[bi]);
     uint64_t* d = HasD && !ops[1].is_none() ? ctx.dst(ops[1]) : nullptr;
@@ -217,6 +239,7 @@ void exec_atom(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
     }
     for (unsigned l = 0; l < kWarpSize; ++l) {
       if (!(mask >> l & 1)) continue;
+      hint.lane(ctx, l, av[l]);
       uint8_t* p = atom_access(ctx, sp, l, av[l], es);
       if (!p) return;
       uint64_t old = 0;
@@ -233,6 +256,7 @@ void exec_atom(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
   for (unsigned l = 0; l < kWarpSize; ++l) av[l] = lane_address(ctx, in, base, l);
   for (unsigned l = 0; l < kWarpSize; ++l) {
     if (!(mask >> l & 1)) continue;
+    hint.lane(ctx, l, av[l]);
     uint8_t* p = atom_access(ctx, sp, l, av[l], es * vec);
     if (!p) return;
     for (unsigned k = 0; k < vec; ++k) {
@@ -410,16 +434,18 @@ bool dec_atom_common(DecodeCtx& c, const Instruction& ins, DInstr& out, bool is_
   std::vector<Ref> srcs;
   for (size_t n = 0; n < nvals; ++n)
     if (!reg_list(o[i++], srcs, false)) return false;
+  Ref pol = Ref::none();
   if (ins.has(Mod::L2_cache_hint)) {
-    Ref pol = c.ref(o[i++], Type::B64);  // validated, then ignored
+    pol = c.ref(o[i++], Type::B64);  // no functional effect; its L2 hint goes to the trace
     if (pol.is_none()) return false;
   }
   refs.push_back(mr.base);
   if (!is_red) refs.insert(refs.end(), dsts.begin(), dsts.end());
   out.imm2 = int64_t(refs.size());
   refs.insert(refs.end(), srcs.begin(), srcs.end());
+  if (!pol.is_none()) refs.push_back(pol);  // last: op[nops - 1]
   c.set_ops(out, refs);
-  out.flags = uint32_t(sp) | (uint32_t(mr.rel) << kRelShift);
+  out.flags = uint32_t(sp) | (uint32_t(mr.rel) << kRelShift) | (pol.is_none() ? 0u : kAtomHasPolicy);
   out.imm = mr.offset;
   out.target = mr.shared_var;
   out.width = uint8_t(vec);

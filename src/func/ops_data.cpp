@@ -1,10 +1,12 @@
 // Data movement: mov (incl. vector pack/unpack, symbol addresses, special registers), ld/ldu/st in
 // every state space with vector widths, cvta, isspacep, and the cache-control instructions that
-// do nothing functionally (prefetch, applypriority, discard, createpolicy).
+// do nothing functionally (prefetch, applypriority, discard) but tell the timing model's L2, and
+// createpolicy with the L2 hints of .L2::cache_hint accesses (cache_policy.hpp).
 #include <fmt/format.h>
 
 #include <bit>
 #include <chrono>
+#include <cstdint>
 #include <cstring>
 
 #include "func/decode.hpp"
@@ -96,6 +98,37 @@ unsigned vec_of(const Instruction& ins) {
   return 1;
 }
 
+// ld/st flags bits 12-15: the instruction's static L2 hint; bit 16: a cache-policy operand
+// (.L2::cache_hint) follows the data operands.
+constexpr unsigned kHintShift = 12;
+constexpr uint32_t kHasPolicy = 1u << 16;
+
+L2Hint static_l2_hint(const Instruction& ins) {
+  if (ins.has(Mod::L2_evict_first)) return L2Hint::First;
+  if (ins.has(Mod::L2_evict_last)) return L2Hint::Last;
+  if (ins.has(Mod::L2_evict_normal)) return L2Hint::Normal;
+  if (ins.has(Mod::L2_no_allocate)) return L2Hint::NoAllocate;
+  return L2Hint::Unchanged;
+}
+
+// Sets the trace's L2 hint for each lane's accesses while an ld/st runs; puts it back after.
+struct HintScope {
+  MemTrace* tr;
+  const DInstr& in;
+  const uint64_t* policy;
+  HintScope(ExecCtx& ctx, const DInstr& d, const Ref* ops) : tr(ctx.launch.trace), in(d), policy(nullptr) {
+    if (!tr) return;
+    if (in.flags & kHasPolicy) policy = ctx.src(ops[in.nops - 1]);
+    tr->l2 = L2Hint((in.flags >> kHintShift) & 15);
+  }
+  void lane(ExecCtx& ctx, unsigned l, uint64_t addr) {
+    if (tr && policy) tr->l2 = policy_hint(policy[l], addr, ctx.launch.range_policies);
+  }
+  ~HintScope() {
+    if (tr) tr->l2 = L2Hint::Unchanged;
+  }
+};
+
 // flags: bits 0-3 space, bit 4 sign-extend, bits 8-10 MemRef::Rel; width: vector length;
 // imm2: element size; type2: destination register bits per element (for extension).
 template <bool Signed>
@@ -110,9 +143,11 @@ void exec_ld(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
   uint64_t flat_size = 0;
   if (sp == AccessSpace::Shared) flat = ctx.cta.shared.data(), flat_size = ctx.cta.shared.size();
   else if (sp == AccessSpace::KernelParam) flat = ctx.launch.params.data(), flat_size = ctx.launch.params.size();
+  HintScope hint(ctx, in, ops);
   for (unsigned l = 0; l < kWarpSize; ++l) {
     if (!(mask >> l & 1)) continue;
     uint64_t a = lane_address(ctx, in, base, l);
+    hint.lane(ctx, l, a);
     const uint8_t* p;
     if (flat && !(total > 1 && (a & (total - 1))) && a < flat_size && flat_size - a >= total) {
       p = flat + a;
@@ -144,9 +179,11 @@ void exec_st(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
   // Shared memory: bounds and alignment checked inline, as in exec_ld.
   uint8_t* flat = sp == AccessSpace::Shared ? ctx.cta.shared.data() : nullptr;
   const uint64_t flat_size = ctx.cta.shared.size();
+  HintScope hint(ctx, in, ops);
   for (unsigned l = 0; l < kWarpSize; ++l) {
     if (!(mask >> l & 1)) continue;
     uint64_t a = lane_address(ctx, in, base, l);
+    hint.lane(ctx, l, a);
     uint8_t* p;
     if (flat && !(total > 1 && (a & (total - 1))) && a < flat_size && flat_size - a >= total) {
       p = flat + a;
@@ -203,6 +240,15 @@ bool dec_mem_common(DecodeCtx& c, const Instruction& ins, DInstr& out, const Ope
       if (!add(e)) return false;
   }
   if (!store && out.type2 == 0) out.type2 = 64;
+  out.flags |= uint32_t(static_l2_hint(ins)) << kHintShift;
+  if (ins.has(Mod::L2_cache_hint)) {
+    const size_t at = 2;  // ld d, [a], policy / st [a], b, policy
+    if (ins.operands.size() <= at) return c.fail("an .L2::cache_hint access needs a cache-policy operand");
+    Ref pol = c.ref(ins.operands[at], Type::B64);
+    if (pol.is_none()) return false;
+    refs.push_back(pol);
+    out.flags |= kHasPolicy;
+  }
   c.set_ops(out, refs);
   return true;
 }
@@ -446,14 +492,179 @@ bool dec_isspacep(DecodeCtx& c, const Instruction& ins, DInstr& out) {
   return !out.op[0].is_none() && !out.op[1].is_none();
 }
 
-// createpolicy: an opaque 64-bit cache policy; any consistent value works functionally.
+// ------------------------------------------------------------------ cache control
+
+// The L2 hints of createpolicy's priority modifiers, in source order (primary, then secondary).
+void policy_hints(const Instruction& ins, L2Hint& first, L2Hint& second) {
+  first = second = L2Hint::Unchanged;
+  int n = 0;
+  for (unsigned i = 0; i < ins.nmods; ++i) {
+    L2Hint h;
+    switch (ins.mods[i]) {
+      case Mod::L2_evict_last: h = L2Hint::Last; break;
+      case Mod::L2_evict_normal: h = L2Hint::Normal; break;
+      case Mod::L2_evict_first: h = L2Hint::First; break;
+      case Mod::L2_evict_unchanged: h = L2Hint::Unchanged; break;
+      default: continue;
+    }
+    (n++ == 0 ? first : second) = h;
+  }
+}
+
+// createpolicy.fractional: imm = primary/secondary hints; op[1] the fraction (f32) or none (1.0).
+void exec_createpolicy_fraction(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
+  uint64_t* d = ctx.dst(in.op[0]);
+  const uint64_t* f = in.nops > 1 ? ctx.src(in.op[1]) : nullptr;
+  for_lanes(d, mask, [&](unsigned l) {
+    float x = 1.0f;
+    if (f) {
+      uint32_t bits = uint32_t(f[l]);
+      std::memcpy(&x, &bits, 4);
+    }
+    return fractional_policy(L2Hint(in.imm & 15), L2Hint((in.imm >> 4) & 15), fraction_fixed(x));
+  });
+}
+
+// createpolicy.range: op[0] the address base, op[1] the destination, op[2]/op[3] primary and
+// total sizes. Each distinct range is one entry of the launch's table.
+void exec_createpolicy_range(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
+  const Ref* ops = ctx.ops(in);
+  const uint64_t* base = ops[0].is_none() ? nullptr : ctx.src(ops[0]);
+  const uint64_t* prim = ctx.src(ops[2]);
+  const uint64_t* tot = ctx.src(ops[3]);
+  uint64_t* d = ctx.dst(ops[1]);
+  auto& tab = ctx.launch.range_policies;
+  for (unsigned l = 0; l < kWarpSize; ++l) {
+    if (!(mask >> l & 1)) continue;
+    RangePolicy r{lane_address(ctx, in, base, l), uint32_t(prim[l]), uint32_t(tot[l]), L2Hint(in.imm2 & 15),
+                  L2Hint((in.imm2 >> 4) & 15)};
+    if (r.total < r.primary) r.total = r.primary;
+    // Kernels make the same few policies over and over: look back a little before adding.
+    auto same = [&](const RangePolicy& e) {
+      return e.base == r.base && e.primary == r.primary && e.total == r.total && e.first == r.first && e.second == r.second;
+    };
+    size_t i = SIZE_MAX;
+    for (size_t k = tab.size(); k > 0 && tab.size() - k < 64; --k)
+      if (same(tab[k - 1])) {
+        i = k - 1;
+        break;
+      }
+    if (i == SIZE_MAX) {
+      if (tab.size() >= (1u << 20)) {  // bounded: beyond this, a policy without effect
+        d[l] = 0;
+        continue;
+      }
+      tab.push_back(r);
+      i = tab.size() - 1;
+    }
+    d[l] = kPolicyValid | kPolicyRange | uint64_t(i) << 8;
+  }
+}
+
 bool dec_createpolicy(DecodeCtx& c, const Instruction& ins, DInstr& out) {
-  out.op[0] = c.ref(ins.operands[0], Type::B64);
-  out.op[1] = c.cnst(0x10000000ull);
-  out.nops = 2;
-  out.width = 64;
-  out.exec = exec_mov;
-  return !out.op[0].is_none();
+  L2Hint first, second;
+  policy_hints(ins, first, second);
+  if (second != L2Hint::Unchanged && second != L2Hint::First)
+    return c.fail("createpolicy: the secondary priority must be .L2::evict_first or .L2::evict_unchanged");
+  const auto& o = ins.operands;
+  if (ins.has(Mod::range)) {
+    if (o.size() != 4) return c.fail("createpolicy.range needs cache-policy, [a], primary-size, total-size");
+    MemRef r;
+    if (!c.mem(o[1], r)) return false;
+    out.flags = uint32_t(AccessSpace::Global) | (uint32_t(r.rel) << kRelShift);
+    out.imm = r.offset;
+    out.target = r.shared_var;
+    out.imm2 = int64_t(first) | int64_t(second) << 4;
+    std::vector<Ref> refs{r.base, c.ref(o[0], Type::B64), c.ref(o[2], Type::U32), c.ref(o[3], Type::U32)};
+    for (size_t i = 1; i < refs.size(); ++i)
+      if (refs[i].is_none()) return false;
+    c.set_ops(out, refs);
+    out.exec = exec_createpolicy_range;
+    return true;
+  }
+  out.op[0] = c.ref(o[0], Type::B64);
+  if (out.op[0].is_none()) return false;
+  if (ins.has(Mod::cvt)) {
+    // createpolicy.cvt.L2 converts a CUDA cuda::access_property, whose encoding is the CUDA
+    // library's own: the result is no hint.
+    out.op[1] = c.cnst(0);
+    out.nops = 2;
+    out.width = 64;
+    out.exec = exec_mov;
+    return true;
+  }
+  out.imm = int64_t(first) | int64_t(second) << 4;
+  out.nops = 1;
+  if (o.size() > 1) {
+    if (o[1].kind == Operand::Kind::F64 || o[1].kind == Operand::Kind::F32) {
+      double x;
+      if (o[1].kind == Operand::Kind::F32) {
+        float f;
+        uint32_t bits = uint32_t(o[1].ival);
+        std::memcpy(&f, &bits, 4);
+        x = f;
+      } else {
+        uint64_t bits = uint64_t(o[1].ival);
+        std::memcpy(&x, &bits, 8);
+      }
+      if (!(x > 0.0f && x <= 1.0f)) return c.fail("createpolicy.fractional: the fraction must be in (0.0, 1.0]");
+    }
+    out.op[1] = c.ref(o[1], Type::F32);
+    if (out.op[1].is_none()) return false;
+    out.nops = 2;
+  }
+  out.exec = exec_createpolicy_fraction;
+  return true;
+}
+
+// prefetch / discard / applypriority on global memory: no functional effect; in timing mode the
+// line is recorded (with its L2 hint) for the memory system. flags: space | rel; imm2: the hint.
+// A prefetch of an unmapped address is dropped, as a prefetch cannot fault.
+void exec_line_op(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
+  MemTrace* tr = ctx.launch.trace;
+  if (!tr) return;
+  const Ref* ops = ctx.ops(in);
+  const uint64_t* base = ops[0].is_none() ? nullptr : ctx.src(ops[0]);
+  const AccessSpace sp = AccessSpace(in.flags & 15);
+  const bool write = in.width != 0;
+  tr->l2 = L2Hint(in.imm2);
+  for (unsigned l = 0; l < kWarpSize; ++l) {
+    if (!(mask >> l & 1)) continue;
+    uint64_t a = lane_address(ctx, in, base, l);
+    if (sp == AccessSpace::Generic && ((a >= kSharedWindow && a - kSharedWindow < kWindowSize) ||
+                                       (a >= kLocalWindow && a - kLocalWindow < kWindowSize)))
+      continue;
+    if (!ctx.launch.mem->page_for_read(a)) continue;
+    tr->add(a & ~uint64_t(127), 128, l, TraceSpace::Global, write);
+  }
+  tr->l2 = L2Hint::Unchanged;
+}
+
+// kind: 0 prefetch, 1 discard, 2 applypriority.
+template <int Kind>
+bool dec_line_op(DecodeCtx& c, const Instruction& ins, DInstr& out) {
+  MemRef r;
+  if (ins.operands.empty() || !c.mem(ins.operands[0], r)) return false;
+  const AccessSpace sp = space_of(ins, r);
+  if (sp != AccessSpace::Global && sp != AccessSpace::Generic) {
+    out.exec = nullptr;
+    return decode_nop(c, ins, out);  // local prefetches and the like: nothing reaches L2
+  }
+  if (Kind != 0) {
+    if (ins.operands.size() != 2 || ins.operands[1].kind != Operand::Kind::Imm || ins.operands[1].ival != 128)
+      return c.fail(fmt::format("{}: the size operand must be 128", Kind == 1 ? "discard" : "applypriority"));
+    if (Kind == 2 && !ins.has(Mod::L2_evict_normal))
+      return c.fail("applypriority supports .L2::evict_normal only");
+  }
+  if (Kind == 0 && ins.has(Mod::tensormap)) return decode_nop(c, ins, out);
+  out.flags = uint32_t(sp) | (uint32_t(r.rel) << kRelShift);
+  out.imm = r.offset;
+  out.target = r.shared_var;
+  out.imm2 = int64_t(Kind == 1 ? L2Hint::Discard : Kind == 2 ? L2Hint::Demote : static_l2_hint(ins));
+  out.width = Kind != 0;  // discard and applypriority travel like stores
+  c.set_ops(out, {r.base});
+  out.exec = exec_line_op;
+  return true;
 }
 
 }  // namespace
@@ -467,10 +678,10 @@ void register_data_ops() {
   register_decoder(Opcode::St, dec_st);
   register_decoder(Opcode::Cvta, dec_cvta);
   register_decoder(Opcode::Isspacep, dec_isspacep);
-  register_decoder(Opcode::Prefetch, decode_nop);
+  register_decoder(Opcode::Prefetch, dec_line_op<0>);
   register_decoder(Opcode::Prefetchu, decode_nop);
-  register_decoder(Opcode::Applypriority, decode_nop);
-  register_decoder(Opcode::Discard, decode_nop);
+  register_decoder(Opcode::Applypriority, dec_line_op<2>);
+  register_decoder(Opcode::Discard, dec_line_op<1>);
   register_decoder(Opcode::Createpolicy, dec_createpolicy);
 }
 

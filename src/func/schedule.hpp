@@ -1,9 +1,11 @@
 // Instruction order as ptxas would issue it, for the part that matters most to timing: loads
-// hoisted above independent arithmetic of their basic block, so that a warp has several loads in
-// flight before it uses the first (nvcc emits PTX with each load next to its use; ptxas schedules
-// the loads early in SASS). The engine decodes a function's instructions in this order; values
-// are unchanged because a load moves only past instructions that neither touch its registers nor
-// touch memory, control flow or clocks.
+// (ld, ldmatrix) hoisted, with the address arithmetic they need, above the independent arithmetic
+// and mma of their basic block, so that a warp has several loads in flight before it uses the
+// first (nvcc emits PTX with each load next to its use; ptxas schedules the loads early in SASS,
+// and the next k-step's LDSM under the current HMMAs). The engine decodes a function's
+// instructions in this order; values are unchanged because only loads and register-only
+// arithmetic move, never across memory, control-flow or clock instructions, and every register
+// dependency keeps its order.
 #pragma once
 
 #include <cstdint>

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "func/cache_policy.hpp"
 #include "func/mem_trace.hpp"
 #include "func/program.hpp"
 #include "func/zero_array.hpp"
@@ -165,6 +166,7 @@ struct LaunchState {
   std::vector<std::string> printf_out;  // formatted device printf output, in order
   std::vector<uint32_t> rpcs;           // reconvergence points (EngineConfig::reconvergence_stack)
   MemTrace* trace = nullptr;            // timing mode: the accesses of the instruction being executed
+  std::vector<RangePolicy> range_policies;  // createpolicy.range values (cache_policy.hpp)
 };
 
 }  // namespace warpsim::func

@@ -164,7 +164,10 @@ std::vector<LaunchOutcome> Device::launch_together(const std::vector<LaunchItem>
   for (auto& t : timed) kls.push_back(&t->kl);
   // One GPU for the device's lifetime: its L2 and DRAM state carry from kernel to kernel. Built
   // before the clock starts: setting up tag arrays is not simulation.
-  if (!gpu_) gpu_ = std::make_unique<timing::Gpu>(spec_.machine);
+  if (!gpu_) {
+    gpu_ = std::make_unique<timing::Gpu>(spec_.machine);
+    gpu_->memory().set_persisting_bytes(persisting_l2_);
+  }
   const auto wall0 = std::chrono::steady_clock::now();
   std::vector<stats::KernelStats> st = gpu_->run(kls);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
@@ -259,11 +262,21 @@ timing::KernelLaunch Device::timed_launch(const Module& m, const func::LaunchCon
   if (u.carveout >= 0)
     kl.preferred_carveout = uint32_t(std::min<uint64_t>(spec_.machine.max_shared_per_sm,
                                                         uint64_t(u.carveout) * spec_.machine.max_shared_per_sm / 100));
+  kl.window = req.window;
   if (progress_) {
     std::string kname = kernel;
     kl.progress = [this, kname](uint64_t done, uint64_t total, uint64_t instrs) { progress_(kname, done, total, instrs); };
   }
   return kl;
+}
+
+void Device::set_persisting_l2(uint64_t bytes) {
+  persisting_l2_ = bytes;
+  if (gpu_) gpu_->memory().set_persisting_bytes(bytes);
+}
+
+void Device::reset_persisting_l2() {
+  if (gpu_) gpu_->memory().reset_persisting();
 }
 
 std::string Device::summary() const {

@@ -72,6 +72,7 @@ struct LaunchRequest {
   int regs = -1;                  // for the record: registers per thread
   bool regs_estimated = false;
   KernelUsage usage;              // registers, shared memory, limits: what a CTA takes from an SM
+  timing::AccessWindow window;    // L2 access-policy window (stream or launch attribute); timing mode only
   // A launch run later (deferred to share the GPU with launches from other streams) carries its
   // parameter buffer, since `args` points into the caller's frame only during the launch call.
   bool marshalled = false;
@@ -119,6 +120,11 @@ class Device {
   const std::vector<CopyRecord>& copies() const { return copies_; }
   // "kernel grid block thread-instrs simulated-time" lines for the exit summary.
   std::string summary() const;
+  // L2 residency control (timing mode; functional mode has no L2): the persisting set-aside in
+  // bytes (cudaLimitPersistingL2CacheSize, already clamped by the caller) and
+  // cudaCtxResetPersistingL2Cache. The set-aside holds from the next kernel on.
+  void set_persisting_l2(uint64_t bytes);
+  void reset_persisting_l2();
   // Progress of long kernels: (kernel, CTAs done, CTAs in the grid, warp instructions so far).
   using Progress = std::function<void(const std::string&, uint64_t, uint64_t, uint64_t)>;
   void set_progress(Progress p) { progress_ = std::move(p); }
@@ -132,6 +138,7 @@ class Device {
   std::vector<CopyRecord> copies_;
   std::unique_ptr<timing::Gpu> gpu_;  // timing mode, created at the first timed launch
   double now_ns_ = 0;
+  uint64_t persisting_l2_ = 0;
   Progress progress_;
   Mode mode_ = Mode::Timing;
   // The timing model's view of a prepared launch: CTA footprint and limit from the occupancy rules.

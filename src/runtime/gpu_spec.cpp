@@ -19,6 +19,7 @@ GpuSpec gpu_spec_from(const config::Machine& m) {
   g.global_mem = m.global_mem_bytes;
   g.l2_bytes = int(m.l2_bytes);
   g.persisting_l2_max = int(m.persisting_l2_max_bytes);
+  g.access_policy_max_window = int(m.access_policy_max_window_bytes);
   g.smem_per_block = m.default_shared_per_cta;
   g.smem_per_block_optin = m.max_shared_per_cta;
   g.smem_per_sm = m.max_shared_per_sm;

@@ -21,6 +21,7 @@ struct GpuSpec {
   uint64_t global_mem = 40ull << 30;
   int l2_bytes = 40 << 20;
   int persisting_l2_max = 30 << 20;
+  int access_policy_max_window = 134213632;
   uint32_t smem_per_block = 48 << 10;        // default, without opt-in
   uint32_t smem_per_block_optin = 163 << 10; // cudaFuncAttributeMaxDynamicSharedMemorySize limit
   uint32_t smem_per_sm = 164 << 10;

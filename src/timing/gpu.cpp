@@ -57,6 +57,7 @@ std::vector<stats::KernelStats> Gpu::run(std::vector<KernelLaunch*> launches) {
     r->timing = classify_program(l.module->prog, m_);
     r->fp = l.fp;
     r->smem_per_sm = l.smem_per_sm;
+    r->window = l.window;
     uint32_t lim = ctas_per_sm_limit(m_, l.fp, l.smem_per_sm);
     r->max_ctas_per_sm = l.max_ctas_per_sm ? std::min(l.max_ctas_per_sm, lim) : lim;
     r->total_ctas = l.ls->grid.count();

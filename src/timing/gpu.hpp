@@ -22,6 +22,7 @@ struct KernelLaunch {
   CtaFootprint fp;
   uint32_t max_ctas_per_sm = 0;   // 0: from the footprint and the SM's limits
   uint32_t smem_per_sm = 0;       // shared-memory carve-out (0: the largest)
+  AccessWindow window;            // the launch's L2 access-policy window (none by default)
   uint32_t preferred_carveout = 0;  // bytes the program asked for (cudaFuncAttributePreferredSharedMemoryCarveout); 0: driver's choice
   // Progress for long runs: (CTAs done, CTAs in the grid, warp instructions so far).
   std::function<void(uint64_t, uint64_t, uint64_t)> progress;

@@ -201,7 +201,14 @@ OpClass classify(const ptx::Instruction& ins) {
       return space(ins) == Where::Shared ? OpClass::AtomShared : OpClass::AtomGlobal;
     case Opcode::Ldmatrix: return OpClass::LdShared;
     case Opcode::Stmatrix: return OpClass::StShared;
-    case Opcode::Prefetch: case Opcode::Prefetchu: case Opcode::Applypriority: case Opcode::Discard:
+    // Global line operations go through the LSU to L2: a prefetch as a load without a result,
+    // discard and applypriority as stores (an acknowledgement, no data).
+    case Opcode::Prefetch:
+      if (ins.has(Mod::tensormap) || (space(ins) != Where::Global && space(ins) != Where::Generic)) return OpClass::Nop;
+      return OpClass::LdGlobal;
+    case Opcode::Applypriority: case Opcode::Discard:
+      return space(ins) == Where::Global || space(ins) == Where::Generic ? OpClass::StGlobal : OpClass::Nop;
+    case Opcode::Prefetchu:
       return OpClass::Nop;
     case Opcode::Tex: case Opcode::Tld4: case Opcode::Suld: case Opcode::Sust: case Opcode::Sured:
       return OpClass::Tex;
@@ -270,6 +277,8 @@ std::vector<InstrTiming> classify_program(const func::Program& prog, const confi
         bool bypass = ins.has(Mod::cg) || ins.has(Mod::cv) || ins.has(Mod::volatile_);
         if (!bypass) t.mem |= kMemL1Lookup | kMemL1Allocate;
         if (ins.has(Mod::L1_no_allocate)) t.mem &= uint8_t(~kMemL1Allocate);
+        // prefetch.L2 (and its .L2::evict_* forms) reaches L2 only.
+        if (ins.op == Opcode::Prefetch && !ins.has(Mod::L1)) t.mem &= uint8_t(~(kMemL1Lookup | kMemL1Allocate));
         if (ins.has(Mod::cs) || ins.has(Mod::lu) || ins.has(Mod::L1_evict_first) || ins.has(Mod::L2_evict_first))
           t.mem |= kMemEvictFirst;
         break;

@@ -364,6 +364,27 @@ uint64_t Sm::translate(uint64_t vaddr, uint64_t t, stats::MemoryStats& ctr) {
   return r;
 }
 
+// What a line request asks of L2: the access's hint (its instruction's or the access-policy
+// window's), else the cache operator's (.cs/.lu/evict_first stream). .L2::no_allocate on a store
+// streams the line instead: L2 is where stores land, so it must allocate.
+static void set_l2_hint(MemRequest& rq, func::L2Hint h, uint8_t flags) {
+  using func::L2Hint;
+  switch (h) {
+    case L2Hint::Normal: rq.evict = Evict::Normal; break;
+    case L2Hint::First: rq.evict = Evict::First; break;
+    case L2Hint::Last: rq.evict = Evict::Last; break;
+    case L2Hint::NoAllocate:
+      if (rq.kind == MemOpKind::Read) rq.no_allocate = true;
+      else rq.evict = Evict::First;
+      break;
+    case L2Hint::Discard: rq.kind = MemOpKind::Discard; break;
+    case L2Hint::Demote: rq.kind = MemOpKind::Demote; break;
+    case L2Hint::Unchanged:
+      if (flags & kMemEvictFirst) rq.evict = Evict::First;
+      break;
+  }
+}
+
 // A line request needs a miss-status entry (stores hold one until L2 takes their data); without
 // one it waits in order, and the load/store unit takes nothing new.
 void Sm::send_miss(const QueuedMiss& q, uint64_t t) {
@@ -385,7 +406,7 @@ void Sm::send_entry(const QueuedMiss& q, uint64_t t) {
   rq.line = q.pline;
   rq.sectors = q.sectors;
   rq.kind = q.write ? MemOpKind::Write : MemOpKind::Read;
-  rq.evict_first = q.flags & kMemEvictFirst;
+  set_l2_hint(rq, q.l2, q.flags);
   rq.ctr = q.ctr;
   mem_->send(rq, t);
 }
@@ -433,6 +454,10 @@ uint64_t Sm::memory_issue(WarpCtx& w, const InstrTiming& it, uint64_t t) {
     }
   }
   coalesce(acc, m_.l1.line, m_.l1.sector, lines_, it.cls == OpClass::AtomGlobal);
+  if (k.window.bytes)
+    for (auto& l : lines_)
+      if (l.l2 == func::L2Hint::Unchanged) l.l2 = k.window.hint(l.line * m_.l1.line, m_.l1.line);
+  const bool l2op = !lines_.empty() && (lines_[0].l2 == func::L2Hint::Discard || lines_[0].l2 == func::L2Hint::Demote);
   uint32_t sectors = 0;
   for (auto& l : lines_) sectors += uint32_t(std::popcount(l.sectors));
   const uint64_t wavefronts = std::max<uint64_t>(
@@ -456,7 +481,7 @@ uint64_t Sm::memory_issue(WarpCtx& w, const InstrTiming& it, uint64_t t) {
     // Write-through: the data goes on to L2; the warp does not wait, but each line holds a
     // miss-status entry until L2 acknowledges it (the back-pressure of a write-heavy kernel).
     if (local) ++ctr.l1_local_requests, ctr.l1_local_sectors += sectors;
-    else ++ctr.l1_global_st_requests, ctr.l1_global_st_sectors += sectors;
+    else if (!l2op) ++ctr.l1_global_st_requests, ctr.l1_global_st_sectors += sectors;
     Tracker& tr = trackers_[tid];
     tr.warp_uid = w.uid;
     tr.it = &it;
@@ -466,7 +491,7 @@ uint64_t Sm::memory_issue(WarpCtx& w, const InstrTiming& it, uint64_t t) {
     tr.pending = uint32_t(lines_.size());
     for (auto& l : lines_) {
       uint64_t at = translate(l.line * m_.l1.line, t, ctr) + m_.l1.miss_latency;
-      send_miss(QueuedMiss{l.line, physical_line(l.line * m_.l1.line), l.sectors, it.mem, tid, &ctr, true, at}, at);
+      send_miss(QueuedMiss{l.line, physical_line(l.line * m_.l1.line), l.sectors, it.mem, l.l2, tid, &ctr, true, at}, at);
     }
     if (!trackers_[tid].pending) {
       trackers_[tid].live = false;
@@ -498,6 +523,7 @@ uint64_t Sm::memory_issue(WarpCtx& w, const InstrTiming& it, uint64_t t) {
       rq.ops = uint16_t(std::max<uint32_t>(1, l.distinct));
       rq.respond = returns;
       rq.ctr = &ctr;
+      set_l2_hint(rq, l.l2, it.mem);
       if (returns) ++trackers_[tid].pending;
       mem_->send(rq, at);
     }
@@ -518,7 +544,7 @@ uint64_t Sm::memory_issue(WarpCtx& w, const InstrTiming& it, uint64_t t) {
       ++trackers_[tid].pending;
       uint64_t at = translate(l.line * m_.l1.line, t, ctr) + m_.l1.miss_latency;
       send_miss(QueuedMiss{l.line, physical_line(l.line * m_.l1.line), miss,
-                           lookup ? it.mem : uint8_t(it.mem & ~kMemL1Allocate), tid, &ctr, false, at},
+                           lookup ? it.mem : uint8_t(it.mem & ~kMemL1Allocate), l.l2, tid, &ctr, false, at},
                 at);
     }
   }

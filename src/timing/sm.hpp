@@ -15,6 +15,7 @@
 #include "stats/memory_stats.hpp"
 #include "timing/async_copy.hpp"
 #include "timing/icache.hpp"
+#include "timing/memory/access_window.hpp"
 #include "timing/memory/coalescer.hpp"
 #include "timing/memory/l1_cache.hpp"
 #include "timing/memory/memory_system.hpp"
@@ -44,6 +45,7 @@ struct KernelRun {
   uint32_t max_ctas_per_sm = 1;
   uint32_t smem_per_sm = 0;         // the shared-memory carve-out the kernel runs with
   uint32_t l1_carveout = 0;         // shared-memory bytes of the L1/shared array (the L1 gets the rest)
+  AccessWindow window;              // L2 access-policy window
   uint64_t next_cta = 0, total_ctas = 0, retired_ctas = 0;
   bool stopped = false;             // faulted or hit a limit
   uint64_t start = 0, end = 0;
@@ -157,6 +159,7 @@ class Sm : public MemClient {
     uint64_t vline, pline;
     uint32_t sectors;
     uint8_t flags;
+    func::L2Hint l2;  // after the access-policy window
     uint32_t tracker;
     stats::MemoryStats* ctr;
     bool write;

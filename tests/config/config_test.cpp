@@ -254,6 +254,8 @@ TEST(Config, ValidationRules) {
       {{"gpu.cc_major=0"}, "gpu.cc_major"},
       {{"gpu.ptx_target=\"compute_80\""}, "gpu.ptx_target"},
       {{"gpu.persisting_l2_max_bytes=\"64 MiB\""}, "gpu.persisting_l2_max_bytes"},
+      {{"gpu.access_policy_max_window_bytes=0"}, "gpu.access_policy_max_window_bytes"},
+      {{"gpu.access_policy_max_window_bytes=\"4 GiB\""}, "gpu.access_policy_max_window_bytes"},
       {{"sm.sub_cores=0"}, "sm.sub_cores"},
       {{"sm.sub_cores=3"}, "sm.max_warps"},
       {{"sm.max_threads=2000"}, "sm.max_threads"},

@@ -30,6 +30,20 @@ SAME_OFFSET(wabi::FuncAttributes, cudaFuncAttributes, nonPortableClusterSizeAllo
 static_assert(sizeof(wabi::PointerAttributes) == sizeof(cudaPointerAttributes), "cudaPointerAttributes size differs");
 SAME_OFFSET(wabi::PointerAttributes, cudaPointerAttributes, devicePointer);
 static_assert(sizeof(wabi::Dim3) == sizeof(dim3), "dim3 size differs");
+static_assert(sizeof(wabi::AccessPolicyWindow) == sizeof(cudaAccessPolicyWindow), "cudaAccessPolicyWindow size differs");
+SAME_OFFSET(wabi::AccessPolicyWindow, cudaAccessPolicyWindow, num_bytes);
+SAME_OFFSET(wabi::AccessPolicyWindow, cudaAccessPolicyWindow, hitRatio);
+SAME_OFFSET(wabi::AccessPolicyWindow, cudaAccessPolicyWindow, hitProp);
+SAME_OFFSET(wabi::AccessPolicyWindow, cudaAccessPolicyWindow, missProp);
+static_assert(sizeof(wabi::LaunchAttributeValue) == sizeof(cudaLaunchAttributeValue), "cudaLaunchAttributeValue size differs");
+static_assert(sizeof(wabi::LaunchAttributeValue) == sizeof(cudaStreamAttrValue), "cudaStreamAttrValue size differs");
+static_assert(sizeof(wabi::LaunchAttribute) == sizeof(cudaLaunchAttribute), "cudaLaunchAttribute size differs");
+SAME_OFFSET(wabi::LaunchAttribute, cudaLaunchAttribute, val);
+static_assert(sizeof(wabi::LaunchConfig) == sizeof(cudaLaunchConfig_t), "cudaLaunchConfig_t size differs");
+SAME_OFFSET(wabi::LaunchConfig, cudaLaunchConfig_t, dynamicSmemBytes);
+SAME_OFFSET(wabi::LaunchConfig, cudaLaunchConfig_t, stream);
+SAME_OFFSET(wabi::LaunchConfig, cudaLaunchConfig_t, attrs);
+SAME_OFFSET(wabi::LaunchConfig, cudaLaunchConfig_t, numAttrs);
 static_assert(sizeof(wabi::Error) == sizeof(cudaError_t), "cudaError_t size differs");
 
 TEST(CudartAbi, ErrorValuesMatch) {
@@ -48,6 +62,12 @@ TEST(CudartAbi, ErrorValuesMatch) {
   EXPECT_EQ(wabi::ErrLaunchFailure, cudaErrorLaunchFailure);
   EXPECT_EQ(wabi::ErrNotSupported, cudaErrorNotSupported);
   EXPECT_EQ(int(wabi::Default), int(cudaMemcpyDefault));
+  EXPECT_EQ(wabi::LimitPersistingL2CacheSize, int(cudaLimitPersistingL2CacheSize));
+  EXPECT_EQ(wabi::LaunchAttributeAccessPolicyWindow, int(cudaLaunchAttributeAccessPolicyWindow));
+  EXPECT_EQ(wabi::LaunchAttributeAccessPolicyWindow, int(cudaStreamAttributeAccessPolicyWindow));
+  EXPECT_EQ(int(wabi::AccessPropertyNormal), int(cudaAccessPropertyNormal));
+  EXPECT_EQ(int(wabi::AccessPropertyStreaming), int(cudaAccessPropertyStreaming));
+  EXPECT_EQ(int(wabi::AccessPropertyPersisting), int(cudaAccessPropertyPersisting));
 }
 
 static_assert(sizeof(wabi::PitchedPtr) == sizeof(cudaPitchedPtr), "cudaPitchedPtr size differs");

@@ -115,9 +115,66 @@ TEST(SectorCache, EvictFirstGoesOutBeforeOlderLines) {
   SectorCache c;
   c.configure(2, 2, false);  // 1 set x 2 ways
   c.fill(0, 1);
-  c.fill(1, 1, /*evict_first=*/true);
+  c.fill(1, 1, Evict::First);
   auto v = c.fill(2, 1);
   EXPECT_EQ(v.line, 1u);
+}
+
+TEST(SectorCache, StreamingLinesGoBeforeNormalOnesEvenWhenRecent) {
+  SectorCache c;
+  c.configure(4, 4, false);  // 1 set x 4 ways
+  c.fill(0, 1);
+  c.fill(1, 1);
+  c.fill(2, 1, Evict::First);
+  c.fill(3, 1);
+  c.lookup(2, 1);  // the streaming line is now the most recently used: it stays streaming
+  EXPECT_EQ(c.fill(4, 1).line, 2u);
+  EXPECT_EQ(c.fill(5, 1).line, 0u);  // then LRU among normal lines
+}
+
+TEST(SectorCache, PersistingLinesStayInTheSetAside) {
+  SectorCache c;
+  c.configure(4, 4, false);  // 1 set x 4 ways
+  c.set_reserved(2);
+  c.fill(10, 1, Evict::Last);
+  c.fill(11, 1, Evict::Last);
+  // Normal lines cycle through the other two ways only.
+  for (uint64_t l = 100; l < 120; ++l) {
+    auto v = c.fill(l, 1);
+    if (v.valid) {
+      EXPECT_GE(v.line, 100u);
+    }
+  }
+  EXPECT_EQ(c.class_of(10), Evict::Last);
+  EXPECT_EQ(c.class_of(11), Evict::Last);
+  // A third persisting line displaces the oldest persisting one, not a normal line.
+  auto v = c.fill(12, 1, Evict::Last);
+  EXPECT_EQ(v.line, 10u);
+  EXPECT_EQ(c.persisting_lines(), 2u);
+  // Normal fills the set-aside while no persisting line needs it.
+  SectorCache d;
+  d.configure(4, 4, false);
+  d.set_reserved(3);
+  for (uint64_t l = 0; l < 4; ++l) EXPECT_FALSE(d.fill(l, 1).valid);
+  EXPECT_EQ(d.lookup(0, 1) | d.lookup(1, 1) | d.lookup(2, 1) | d.lookup(3, 1), 1u);
+  // A set-aside that shrinks under its persisting lines leaves them evictable as normal lines.
+  SectorCache g;
+  g.configure(4, 4, false);
+  g.set_reserved(2);
+  g.fill(10, 1, Evict::Last);
+  g.fill(11, 1, Evict::Last);
+  g.set_reserved(0);
+  bool gone = false;
+  for (uint64_t l = 100; l < 104; ++l) {
+    auto v = g.fill(l, 1);
+    gone |= v.valid && v.line == 10;
+  }
+  EXPECT_TRUE(gone);
+  // Without a set-aside a persisting access allocates as a normal line.
+  SectorCache e;
+  e.configure(2, 2, false);
+  e.fill(0, 1, Evict::Last);
+  EXPECT_EQ(e.class_of(0), Evict::Normal);
 }
 
 TEST(Tlb, HitMissAndInflightReadiness) {
@@ -260,6 +317,149 @@ TEST(MemorySystem, BandwidthIsBoundedByTheDram) {
   EXPECT_LE(achieved, peak_bytes_per_cycle * 1.001);
   EXPECT_GE(achieved, peak_bytes_per_cycle * 0.5);  // sequential lines: most of the peak
   std::printf("achieved %.1f of %.1f B/cycle\n", achieved, peak_bytes_per_cycle);
+}
+
+
+// ---- L2 residency control (set-aside, persisting / streaming lines, reset, discard)
+
+config::Machine one_partition() {
+  config::Machine m = mem_machine();
+  m.l2.partitions = 1;
+  return m;
+}
+
+// Reads `n` lines from `first` (one sector each) from SM 0, all at once, with class `e`.
+void read_lines(MemorySystem& ms, uint64_t first, uint64_t n, Evict e, stats::MemoryStats* st, uint64_t t) {
+  for (uint64_t i = 0; i < n; ++i) {
+    MemRequest r;
+    r.sm = 0;
+    r.line = first + i;
+    r.sectors = 1;
+    r.evict = e;
+    r.ctr = st;
+    ms.send(r, t);
+  }
+  ms.drain();
+}
+
+// L2 sector hits when reading `n` lines again.
+uint64_t hits_of(MemorySystem& ms, uint64_t first, uint64_t n, uint64_t t) {
+  stats::MemoryStats st;
+  read_lines(ms, first, n, Evict::Unchanged, &st, t);
+  return st.l2_sector_hits;
+}
+
+constexpr uint64_t kHot = 1u << 20, kStream = 1u << 22;
+
+TEST(L2Residency, PersistingLinesSurviveAStreamLargerThanL2) {
+  const config::Machine m = one_partition();
+  const uint64_t l2_lines = m.l2_bytes / m.l2.line, hot = 64;
+  for (bool set_aside : {false, true}) {
+    MemorySystem ms(m);
+    Catcher c;
+    ms.attach(0, &c);
+    EXPECT_EQ(ms.set_persisting_bytes(set_aside ? m.l2_bytes / 4 : 0), set_aside ? m.l2.assoc / 4 : 0u);
+    read_lines(ms, kHot, hot, Evict::Last, nullptr, 1000);
+    EXPECT_EQ(ms.persisting_lines(), set_aside ? hot : 0u);
+    read_lines(ms, kStream, 3 * l2_lines, Evict::Unchanged, nullptr, 100000);
+    const uint64_t h = hits_of(ms, kHot, hot, 10000000);
+    if (set_aside) EXPECT_EQ(h, hot);
+    else EXPECT_EQ(h, 0u);
+  }
+}
+
+TEST(L2Residency, NormalLinesUseTheSetAsideWhileNoPersistingLineNeedsIt) {
+  const config::Machine m = one_partition();
+  const uint64_t l2_lines = m.l2_bytes / m.l2.line;
+  MemorySystem ms(m);
+  Catcher c;
+  ms.attach(0, &c);
+  ms.set_persisting_bytes(m.l2_bytes * 3 / 4);  // 12 of 16 ways
+  // Half the L2 of normal data: twice what the ways outside the set-aside hold, so it fits only
+  // by using the (empty) set-aside.
+  const uint64_t ws = l2_lines / 2;
+  read_lines(ms, kStream, ws, Evict::Unchanged, nullptr, 1000);
+  EXPECT_GE(hits_of(ms, kStream, ws, 1000000), ws * 98 / 100);
+  // Persisting data then takes set-aside ways back from normal lines, whatever their age.
+  const uint64_t hot = l2_lines / 4;
+  read_lines(ms, kHot, hot, Evict::Last, nullptr, 2000000);
+  const uint64_t persisting = ms.persisting_lines();
+  EXPECT_GE(persisting, hot * 95 / 100);
+  read_lines(ms, kStream, ws, Evict::Unchanged, nullptr, 3000000);  // normal traffic again
+  read_lines(ms, kStream, ws, Evict::Unchanged, nullptr, 4000000);
+  EXPECT_EQ(ms.persisting_lines(), persisting);
+}
+
+TEST(L2Residency, StreamingLinesAreEvictedBeforeNormalOnes) {
+  const config::Machine m = one_partition();
+  const uint64_t l2_lines = m.l2_bytes / m.l2.line;
+  for (bool streaming : {false, true}) {
+    MemorySystem ms(m);
+    Catcher c;
+    ms.attach(0, &c);
+    // A working set of half the L2, then a stream as large as the L2, marked evict-first or not.
+    read_lines(ms, kHot, l2_lines / 2, Evict::Unchanged, nullptr, 1000);
+    read_lines(ms, kStream, l2_lines, streaming ? Evict::First : Evict::Unchanged, nullptr, 1000000);
+    const uint64_t h = hits_of(ms, kHot, l2_lines / 2, 5000000);
+    if (streaming) EXPECT_GE(h, l2_lines / 2 * 98 / 100);
+    else EXPECT_LE(h, l2_lines / 2 / 4);
+  }
+}
+
+TEST(L2Residency, ResetTurnsPersistingLinesNormal) {
+  const config::Machine m = one_partition();
+  const uint64_t l2_lines = m.l2_bytes / m.l2.line, hot = 64;
+  MemorySystem ms(m);
+  Catcher c;
+  ms.attach(0, &c);
+  ms.set_persisting_bytes(m.l2_bytes / 4);
+  read_lines(ms, kHot, hot, Evict::Last, nullptr, 1000);
+  EXPECT_EQ(ms.persisting_lines(), hot);
+  ms.reset_persisting();
+  EXPECT_EQ(ms.persisting_lines(), 0u);
+  read_lines(ms, kStream, 3 * l2_lines, Evict::Unchanged, nullptr, 100000);
+  EXPECT_EQ(hits_of(ms, kHot, hot, 10000000), 0u);
+  // A normal access also demotes a persisting line (cudaAccessPropertyNormal), and so does Demote.
+  read_lines(ms, kHot, 2, Evict::Last, nullptr, 20000000);
+  EXPECT_EQ(ms.persisting_lines(), 2u);
+  read_lines(ms, kHot, 1, Evict::Normal, nullptr, 20100000);
+  MemRequest d;
+  d.line = kHot + 1;
+  d.sectors = 0xf;
+  d.kind = MemOpKind::Demote;
+  ms.send(d, 20200000);
+  ms.drain();
+  EXPECT_EQ(ms.persisting_lines(), 0u);
+}
+
+TEST(L2Residency, DiscardDropsADirtyLineWithoutWriteBack) {
+  for (uint32_t parts : {1u, 2u}) {
+    config::Machine m = one_partition();
+    m.l2.partitions = parts;
+    const uint64_t l2_lines = m.l2_bytes / m.l2.line;
+    for (bool discard : {false, true}) {
+      MemorySystem ms(m);
+      Catcher c;
+      for (uint32_t s = 0; s < 4; ++s) ms.attach(s, &c);
+      MemRequest w;
+      w.line = kHot;
+      w.sectors = 0xf;
+      w.kind = MemOpKind::Write;
+      ms.send(w, 1000);
+      ms.drain();
+      if (discard) {
+        MemRequest d = w;
+        d.kind = MemOpKind::Discard;
+        ms.send(d, 2000);
+        ms.drain();
+        EXPECT_EQ(hits_of(ms, kHot, 1, 3000), 0u);  // gone from L2
+      }
+      // Push everything out of L2 (both partitions): only an undiscarded line is written back.
+      stats::MemoryStats st;
+      read_lines(ms, kStream, 4 * l2_lines, Evict::Unchanged, &st, 100000);
+      EXPECT_EQ(st.dram_bytes_write, discard ? 0u : 4u * m.l2.sector) << parts << " partition(s)";
+    }
+  }
 }
 
 }  // namespace

@@ -24,6 +24,7 @@ void coalesce(const std::vector<func::MemAccess>& acc, uint32_t line_bytes, uint
       for (uint64_t s = (lo - line * line_bytes) / sector_bytes; s <= (hi - 1 - line * line_bytes) / sector_bytes; ++s)
         la.sectors |= 1u << s;
       la.lanes |= 1u << (a.lane & 31);
+      if (la.l2 == func::L2Hint::Unchanged) la.l2 = a.l2;
       ++la.accesses;
       if (!count_distinct) continue;
       bool dup = false;

@@ -21,6 +21,7 @@ struct LineAccess {
   uint32_t lanes;      // lanes whose access falls in this line
   uint32_t accesses;   // lane accesses (an atomic to the same line serialises by distinct address)
   uint32_t distinct;   // distinct addresses among them (atomics: operations at L2)
+  func::L2Hint l2 = func::L2Hint::Unchanged;  // the first L2 hint among its accesses
 };
 
 // Groups the accesses of one instruction into lines, in first-touch order. `addr_of` maps an

@@ -81,7 +81,7 @@ class L1Cache {
   // (valid until the next allocate).
   const std::vector<uint32_t>& complete(uint32_t e) {
     Entry& en = entries_[e];
-    if (en.allocate) tags_.fill(en.line, en.sectors, en.evict_first);
+    if (en.allocate) tags_.fill(en.line, en.sectors, en.evict_first ? Evict::First : Evict::Unchanged);
     auto it = en.joinable ? by_line_.find(en.line) : by_line_.end();
     if (it != by_line_.end()) {
       auto& v = it->second;

@@ -19,6 +19,8 @@ struct L2Slice {
   };
   struct Miss {
     uint32_t asked = 0, arrived = 0;
+    Evict evict = Evict::Unchanged;  // the class the line is filled with
+    bool no_allocate = false;        // every waiter asked .L2::no_allocate
     std::vector<Waiter> waiters;
   };
   SectorCache tags;

@@ -169,7 +169,9 @@ struct MemorySystem::Impl {
     auto it = sl.misses.find(line);
     stats::MemoryStats* ctr = nullptr;
     if (it != sl.misses.end() && !it->second.waiters.empty()) ctr = reqs[it->second.waiters[0].req].r.ctr;
-    if (l2_on) evicted(s, sl.tags.fill(line, sectors), ctr, t);
+    const bool alloc = it == sl.misses.end() || !it->second.no_allocate;
+    const Evict cls = it == sl.misses.end() ? Evict::Unchanged : it->second.evict;
+    if (l2_on && alloc) evicted(s, sl.tags.fill(line, sectors, cls), ctr, t);
     if (from_far && ctr) ctr->l2_far_sectors += uint32_t(std::popcount(sectors));
     if (it == sl.misses.end()) return;
     L2Slice::Miss& ms = it->second;
@@ -195,7 +197,8 @@ struct MemorySystem::Impl {
     if (!v.valid) return;
     if (parts > 1) {
       uint32_t f = other(s);
-      SectorCache::Victim v2 = slices[f].tags.fill(v.line, v.sectors, false);
+      // A persisting line pushed out of its set-aside is normal data in the victim level.
+      SectorCache::Victim v2 = slices[f].tags.fill(v.line, v.sectors, v.cls == Evict::Last ? Evict::Normal : v.cls);
       if (v.dirty) slices[f].tags.write(v.line, v.dirty);
       write_back(s, v2, ctr, t);  // counted against the slice whose eviction caused it (its back-pressure)
       return;
@@ -218,7 +221,7 @@ struct MemorySystem::Impl {
       t = start + q.r.ops / m.l2.atomic_ops_per_clk;
       if (l2_on) {
         uint32_t far_dirty = parts > 1 ? slices[other(s)].tags.invalidate(q.r.line) : 0;
-        evicted(s, sl.tags.write(q.r.line, q.r.sectors | far_dirty), q.r.ctr, t);
+        evicted(s, sl.tags.write(q.r.line, q.r.sectors | far_dirty, q.r.evict), q.r.ctr, t);
       } else {
         dram_txns(s, q.r.line, q.r.sectors, true, q.r.ctr, t);
       }
@@ -232,7 +235,8 @@ struct MemorySystem::Impl {
   // The answer leaves slice s for its SM's GPC.
   void respond(uint32_t rid, uint64_t t) {
     Req& q = reqs[rid];
-    uint32_t data = q.r.kind == MemOpKind::Write ? 0 : uint32_t(std::popcount(q.r.sectors)) * sector_bytes();
+    const bool with_data = q.r.kind == MemOpKind::Read || q.r.kind == MemOpKind::Atomic;
+    uint32_t data = with_data ? uint32_t(std::popcount(q.r.sectors)) * sector_bytes() : 0;
     if (q.r.ctr) q.r.ctr->xbar_read_bytes += data;
     uint64_t at = xbar.to_gpc(q.entry_slice, sm_gpc[q.r.sm], m.xbar.header_bytes + data, t);
     push(Ev::AtSm, at, rid, q.entry_slice);
@@ -250,19 +254,30 @@ struct MemorySystem::Impl {
     uint64_t start = std::max(t, sl.port_free);
     sl.port_free = start + std::max<uint32_t>(1, (n * sector_bytes() + m.l2.bytes_per_clk - 1) / m.l2.bytes_per_clk);
     const uint64_t tagged = start + m.l2.hit_latency;
+    if (r.kind == MemOpKind::Discard || r.kind == MemOpKind::Demote) {
+      if (l2_on) {
+        for (uint32_t x : {s, other(s)}) {
+          if (r.kind == MemOpKind::Discard) slices[x].tags.invalidate(r.line);  // dirty data dropped: no write-back
+          else slices[x].tags.reclassify(r.line, Evict::Normal);
+          if (parts == 1) break;
+        }
+      }
+      finish(rid, s, tagged);
+      return;
+    }
     if (r.kind == MemOpKind::Write) {
       if (r.ctr) r.ctr->l2_sectors_write += n;
       if (l2_on) {
         // The far copy goes; its dirty sectors (a victim moved there) stay dirty here.
         uint32_t far_dirty = parts > 1 ? slices[other(s)].tags.invalidate(r.line) : 0;
-        evicted(s, sl.tags.write(r.line, r.sectors | far_dirty, r.evict_first), r.ctr, t);
+        evicted(s, sl.tags.write(r.line, r.sectors | far_dirty, r.evict), r.ctr, t);
       } else {
         dram_txns(s, r.line, r.sectors, true, r.ctr, t);
       }
       finish(rid, s, tagged);
       return;
     }
-    uint32_t hit = l2_on ? sl.tags.lookup(r.line, r.sectors) : 0;
+    uint32_t hit = l2_on ? sl.tags.lookup(r.line, r.sectors, r.evict) : 0;
     uint32_t miss = r.sectors & ~hit;
     if (r.ctr) {
       (r.kind == MemOpKind::Atomic ? r.ctr->l2_sectors_atom : r.ctr->l2_sectors_read) += n;
@@ -275,7 +290,13 @@ struct MemorySystem::Impl {
       return;
     }
     // Join a fetch in flight for these sectors, or start one: the far partition first, then DRAM.
-    L2Slice::Miss& ms = sl.misses[r.line];
+    auto [mit, fresh] = sl.misses.try_emplace(r.line);
+    L2Slice::Miss& ms = mit->second;
+    // The line is filled with the first explicit class asked for; it is not allocated only if
+    // every request waiting on it said no_allocate.
+    if (fresh) ms.no_allocate = r.no_allocate && r.kind == MemOpKind::Read;
+    else if (!r.no_allocate) ms.no_allocate = false;
+    if (ms.evict == Evict::Unchanged) ms.evict = r.evict;
     uint32_t fetch = miss & ~ms.asked;
     ms.asked |= fetch;
     ms.waiters.push_back(L2Slice::Waiter{rid, miss});
@@ -423,7 +444,7 @@ void MemorySystem::advance(uint64_t t) {
       case Ev::Send: {
         // The request leaves its GPC's port when it is free and crosses to its slice.
         const MemRequest& r = s.reqs[e.req].r;
-        uint32_t bytes = s.m.xbar.header_bytes + (r.kind == MemOpKind::Read ? 0 : uint32_t(std::popcount(r.sectors)) * s.m.l2.sector);
+        uint32_t bytes = s.m.xbar.header_bytes + (r.kind == MemOpKind::Write || r.kind == MemOpKind::Atomic ? uint32_t(std::popcount(r.sectors)) * s.m.l2.sector : 0);
         if (r.ctr) r.ctr->xbar_write_bytes += bytes;
         uint64_t at = s.xbar.to_slice(s.sm_gpc[r.sm < s.sm_gpc.size() ? r.sm : 0], e.slice, bytes, e.t);
         s.push(Ev::AtSlice, at, e.req, e.slice);
@@ -451,6 +472,30 @@ uint64_t MemorySystem::next_event() const {
 }
 
 uint64_t MemorySystem::now() const { return p_->now; }
+
+uint32_t MemorySystem::set_persisting_bytes(uint64_t bytes) {
+  Impl& s = *p_;
+  if (!s.l2_on) return 0;
+  const uint64_t l2 = s.m.l2_bytes;
+  const uint64_t steps = std::min<uint64_t>(16, (bytes * 16 + l2 - 1) / l2);
+  uint32_t ways = 0;
+  for (auto& sl : s.slices) {
+    const uint32_t assoc = sl.tags.assoc();
+    ways = uint32_t((steps * assoc + 15) / 16);
+    sl.tags.set_reserved(ways);
+  }
+  return ways;
+}
+
+void MemorySystem::reset_persisting() {
+  for (auto& sl : p_->slices) sl.tags.reset_persisting();
+}
+
+uint64_t MemorySystem::persisting_lines() const {
+  uint64_t n = 0;
+  for (auto& sl : p_->slices) n += sl.tags.persisting_lines();
+  return n;
+}
 
 void MemorySystem::detach_all() {
   std::fill(p_->clients.begin(), p_->clients.end(), nullptr);

@@ -26,7 +26,10 @@ class MemClient {
   virtual void on_response(uint32_t tag, uint64_t t) = 0;
 };
 
-enum class MemOpKind : uint8_t { Read, Write, Atomic };
+// Discard (PTX discard.global.L2): the line's contents become undefined; its L2 copies go without a
+// write-back. Demote (applypriority.global.L2::evict_normal): a persisting line becomes normal.
+// Both answer like a store (an acknowledgement, no data).
+enum class MemOpKind : uint8_t { Read, Write, Atomic, Discard, Demote };
 
 struct MemRequest {
   uint32_t sm = 0;
@@ -36,7 +39,8 @@ struct MemRequest {
   MemOpKind kind = MemOpKind::Read;
   uint16_t ops = 1;          // atomics: distinct addresses resolved at L2
   bool respond = true;       // reads and atom: a response goes back; stores and red: none
-  bool evict_first = false;  // streaming (.cs/.lu, evict_first hints)
+  Evict evict = Evict::Unchanged;  // eviction class asked for (cache operators, hints, access-policy window)
+  bool no_allocate = false;  // .L2::no_allocate: a read miss does not fill the L2
   stats::MemoryStats* ctr = nullptr;  // the issuing kernel's counters
 };
 
@@ -69,6 +73,18 @@ class MemorySystem {
   void drain();
   // The L2 is flushed between runs only by the runtime's explicit resets (none today): state
   // persists from kernel to kernel, as on the GPU.
+
+  // L2 residency control (cudaLimitPersistingL2CacheSize): sets aside `bytes` of the L2 for
+  // persisting lines, in 1/16ths of the L2 ([WP]: "A100 allows L2 cache to be set-aside for
+  // persistent accesses in 1/16th increments (2.5 MB)"), rounded up to a whole step; a step is
+  // assoc/16 ways of every set of every slice. Returns the ways per set now reserved. Not in MIG
+  // mode on hardware ([WP]: "when the GPU is configured in MIG mode, the L2 cache set-aside
+  // functionality is disabled"); there is no MIG model here.
+  uint32_t set_persisting_bytes(uint64_t bytes);
+  // cudaCtxResetPersistingL2Cache: every persisting line becomes normal.
+  void reset_persisting();
+  // Persisting lines held by all slices (tests, reports).
+  uint64_t persisting_lines() const;
 
  private:
   struct Impl;

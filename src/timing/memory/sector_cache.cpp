@@ -11,6 +11,7 @@ void SectorCache::configure(uint64_t lines, uint32_t assoc, bool hash_sets) {
   hash_ = hash_sets;
   ways_.assign(size_t(sets_) * assoc_, Way{});
   tick_ = 1;
+  reserved_ = 0;
 }
 
 uint32_t SectorCache::set_of(uint64_t line) const {
@@ -32,49 +33,96 @@ SectorCache::Way* SectorCache::find(uint64_t line) {
   return nullptr;
 }
 
-uint32_t SectorCache::lookup(uint64_t line, uint32_t sectors) {
+uint32_t SectorCache::persisting_in(const Way* set) const {
+  uint32_t n = 0;
+  for (uint32_t w = 0; w < assoc_; ++w) n += set[w].valid && set[w].cls == Evict::Last;
+  return n;
+}
+
+// A present line takes the class an access asks for; it becomes persisting only while its set's
+// set-aside has room.
+void SectorCache::apply(Way& w, Evict e) {
+  if (e == Evict::Unchanged || e == w.cls) return;
+  if (e == Evict::Last) {
+    if (reserved_ == 0 || persisting_in(&ways_[size_t(set_of(w.line)) * assoc_]) >= reserved_) return;
+  }
+  w.cls = e;
+}
+
+uint32_t SectorCache::lookup(uint64_t line, uint32_t sectors, Evict e) {
   if (!sets_) return 0;
   Way* w = find(line);
   if (!w) return 0;
   uint32_t hit = w->valid & sectors;
-  if (hit) w->lru = tick_++;
+  if (hit) {
+    w->lru = tick_++;
+    apply(*w, e);
+  }
   return hit;
 }
 
-SectorCache::Way& SectorCache::victim_way(uint64_t line, Victim& v, bool evict_first) {
+SectorCache::Way& SectorCache::victim_way(uint64_t line, Victim& v, Evict cls) {
+  if (cls == Evict::Unchanged || (cls == Evict::Last && reserved_ == 0)) cls = Evict::Normal;
   Way* set = &ways_[size_t(set_of(line)) * assoc_];
-  Way* best = &set[0];
-  for (uint32_t w = 0; w < assoc_; ++w) {
-    if (!set[w].valid) {
-      best = &set[w];
-      break;
+  // Without a set-aside (the L1, and the L2 unless a program asks) no count is needed: any
+  // persisting line left from an earlier set-aside is in excess.
+  const uint32_t persisting = reserved_ ? persisting_in(set) : 0;
+  Way* best = nullptr;
+  if (cls == Evict::Last && persisting >= reserved_) {
+    // The set-aside is full: the oldest persisting line makes room.
+    for (uint32_t w = 0; w < assoc_; ++w)
+      if (set[w].valid && set[w].cls == Evict::Last && (!best || set[w].lru < best->lru)) best = &set[w];
+  } else {
+    // Free ways first, then streaming lines, then the least recently used normal line. Persisting
+    // lines are candidates only in excess of the set-aside (it shrank under them).
+    const bool excess = reserved_ == 0 || persisting > reserved_;
+    auto key = [](const Way& w) { return w.cls == Evict::First ? 0 : 1; };
+    for (uint32_t w = 0; w < assoc_; ++w) {
+      Way& c = set[w];
+      if (!c.valid) {
+        best = &c;
+        break;
+      }
+      if (c.cls == Evict::Last && !excess) continue;
+      if (!best || key(c) < key(*best) || (key(c) == key(*best) && c.lru < best->lru)) best = &c;
     }
-    if (set[w].lru < best->lru) best = &set[w];
+    if (!best) {  // every way persisting and the set-aside is the whole set
+      for (uint32_t w = 0; w < assoc_; ++w)
+        if (!best || set[w].lru < best->lru) best = &set[w];
+    }
   }
-  if (best->valid) v = Victim{true, best->line, best->dirty, best->valid};
+  if (best->valid) v = Victim{true, best->line, best->dirty, best->valid, best->cls};
   best->line = line;
   best->valid = best->dirty = 0;
-  // Evict-first lines look older than every other line of the set.
-  best->lru = evict_first ? 0 : tick_++;
+  best->lru = tick_++;
+  best->cls = cls;
   return *best;
 }
 
-SectorCache::Victim SectorCache::fill(uint64_t line, uint32_t sectors, bool evict_first) {
+SectorCache::Victim SectorCache::fill(uint64_t line, uint32_t sectors, Evict e) {
   Victim v;
   if (!sets_) return v;
   Way* w = find(line);
-  if (!w) w = &victim_way(line, v, evict_first);
-  else if (!evict_first) w->lru = tick_++;
+  if (!w) {
+    w = &victim_way(line, v, e);
+  } else {
+    w->lru = tick_++;
+    apply(*w, e);
+  }
   w->valid |= sectors;
   return v;
 }
 
-SectorCache::Victim SectorCache::write(uint64_t line, uint32_t sectors, bool evict_first) {
+SectorCache::Victim SectorCache::write(uint64_t line, uint32_t sectors, Evict e) {
   Victim v;
   if (!sets_) return v;
   Way* w = find(line);
-  if (!w) w = &victim_way(line, v, evict_first);
-  else w->lru = tick_++;
+  if (!w) {
+    w = &victim_way(line, v, e);
+  } else {
+    w->lru = tick_++;
+    apply(*w, e);
+  }
   w->valid |= sectors;
   w->dirty |= sectors;
   return v;
@@ -86,7 +134,35 @@ uint32_t SectorCache::invalidate(uint64_t line) {
   if (!w) return 0;
   uint32_t d = w->dirty;
   w->valid = w->dirty = 0;
+  w->cls = Evict::Normal;
   return d;
+}
+
+bool SectorCache::reclassify(uint64_t line, Evict e) {
+  if (!sets_) return false;
+  Way* w = find(line);
+  if (!w) return false;
+  apply(*w, e);
+  return true;
+}
+
+void SectorCache::reset_persisting() {
+  for (auto& w : ways_)
+    if (w.cls == Evict::Last) w.cls = Evict::Normal;
+}
+
+Evict SectorCache::class_of(uint64_t line) const {
+  if (!sets_) return Evict::Unchanged;
+  const Way* set = &ways_[size_t(set_of(line)) * assoc_];
+  for (uint32_t w = 0; w < assoc_; ++w)
+    if (set[w].line == line && set[w].valid) return set[w].cls;
+  return Evict::Unchanged;
+}
+
+uint64_t SectorCache::persisting_lines() const {
+  uint64_t n = 0;
+  for (auto& w : ways_) n += w.valid && w.cls == Evict::Last;
+  return n;
 }
 
 }  // namespace warpsim::timing

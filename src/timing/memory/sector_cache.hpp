@@ -1,13 +1,28 @@
 // A set-associative, sectored tag array with LRU replacement: the storage shape shared by the L1
 // data cache and the L2 slices (128-byte lines of 32-byte sectors; a sector is valid or not on
 // its own, so a miss fetches only the sectors asked for). Tags only: data lives in the functional
-// memory. Lines can be inserted at the LRU end (evict-first / streaming policies).
+// memory.
+//
+// Every line has an eviction class (the A100's L2 residency controls, [WP] "L2 Cache Residency
+// Control"; PTX .L2::evict_first/normal/last): streaming (First) lines are chosen as victims
+// before normal ones, whatever their age. Persisting (Last) lines live only in the set-aside:
+// `reserved` ways of each set. A persisting line may displace any non-persisting line while its
+// set holds fewer than `reserved` persisting lines, and otherwise only the oldest persisting
+// line; normal and streaming lines never displace a persisting line, so they use the set-aside
+// ways exactly while no persisting line needs them (CUDA Programming Guide, "L2 Cache Set-Aside
+// for Persisting Accesses"). With no set-aside, a persisting access allocates as a normal one.
+// Persisting lines beyond the set-aside (after it shrank) count as normal lines for eviction.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
 namespace warpsim::timing {
+
+// What an access asks of the line's eviction class. Unchanged keeps a present line's class (a new
+// line is Normal); Normal also demotes a persisting line (cudaAccessPropertyNormal "forcefully
+// resets" persistence, applypriority.L2::evict_normal).
+enum class Evict : uint8_t { Unchanged = 0, Normal, First, Last };
 
 class SectorCache {
  public:
@@ -16,37 +31,53 @@ class SectorCache {
     uint64_t line = 0;
     uint32_t dirty = 0;  // dirty sectors of the evicted line (write-back caches)
     uint32_t sectors = 0;  // its valid sectors
+    Evict cls = Evict::Normal;
   };
 
   SectorCache() = default;
   // `lines` total; `assoc` ways; `hash_sets`: XOR-fold the upper line bits into the set index
-  // (spreads power-of-two strides, as hashed L2 set indexing does).
+  // (spreads power-of-two strides, as hashed L2 set indexing does). Clears the set-aside.
   void configure(uint64_t lines, uint32_t assoc, bool hash_sets);
   bool enabled() const { return sets_ > 0; }
   uint64_t lines() const { return uint64_t(sets_) * assoc_; }
+  uint32_t assoc() const { return assoc_; }
+  // Ways of every set set aside for persisting lines (at most assoc).
+  void set_reserved(uint32_t ways) { reserved_ = ways < assoc_ ? ways : assoc_; }
+  uint32_t reserved() const { return reserved_; }
 
-  // Valid sectors of `line` among `sectors` (0 on a miss); touches LRU when any is valid.
-  uint32_t lookup(uint64_t line, uint32_t sectors);
+  // Valid sectors of `line` among `sectors` (0 on a miss); touches LRU when any is valid and
+  // applies `e` to the line's class.
+  uint32_t lookup(uint64_t line, uint32_t sectors, Evict e = Evict::Unchanged);
   // Makes `sectors` of `line` valid (allocating the line if absent; the victim is returned).
-  // evict_first: a newly allocated line goes to the LRU position.
-  Victim fill(uint64_t line, uint32_t sectors, bool evict_first = false);
+  Victim fill(uint64_t line, uint32_t sectors, Evict e = Evict::Unchanged);
   // Marks sectors dirty (allocating, as a write-allocate with byte masks needs no fetch).
-  Victim write(uint64_t line, uint32_t sectors, bool evict_first = false);
+  Victim write(uint64_t line, uint32_t sectors, Evict e = Evict::Unchanged);
   // Drops the line; returns its dirty sectors (the caller decides where they go).
   uint32_t invalidate(uint64_t line);
+  // Applies `e` to a present line's class (no LRU change); false when absent.
+  bool reclassify(uint64_t line, Evict e);
+  // Every persisting line becomes normal (cudaCtxResetPersistingL2Cache).
+  void reset_persisting();
+  // The class of a present line (Unchanged when absent): for tests and counters.
+  Evict class_of(uint64_t line) const;
+  // Persisting lines held.
+  uint64_t persisting_lines() const;
 
  private:
   struct Way {
     uint64_t line = ~0ull;
     uint32_t valid = 0, dirty = 0;
     uint64_t lru = 0;
+    Evict cls = Evict::Normal;
   };
   uint32_t set_of(uint64_t line) const;
   Way* find(uint64_t line);
-  Way& victim_way(uint64_t line, Victim& v, bool evict_first);
+  Way& victim_way(uint64_t line, Victim& v, Evict cls);
+  void apply(Way& w, Evict e);
+  uint32_t persisting_in(const Way* set) const;
 
   std::vector<Way> ways_;
-  uint32_t sets_ = 0, assoc_ = 0;
+  uint32_t sets_ = 0, assoc_ = 0, reserved_ = 0;
   bool hash_ = false;
   uint64_t tick_ = 1;
 };
