@@ -25,7 +25,7 @@ NVCC_SM70="${NVCC_SM70:-}"
 mkdir -p "$corpus"
 
 # variants that are not generated, and why (kept in sync with workloads/README.md)
-no_sm70="warp_intrinsics mma_ptx sparse_gemm"   # redux.sync (__reduce_*_sync), ldmatrix/mma.m16n8k16 and mma.sp need sm_80
+no_sm70="warp_intrinsics mma_ptx sparse_gemm gemm_pipelined tensor_gemm tensor_wmma"   # redux.sync (__reduce_*_sync), ldmatrix/mma.m16n8k16, mma.sp, cp.async, bf16/tf32/int mma need sm_80
 lineinfo="vecadd reduce histogram device_calls"
 debug_G="vecadd device_calls"
 
