@@ -573,6 +573,7 @@ void read_machine(Reader& rd, Machine& m) {
   rd.u32("tensor.fma_i4", m.tensor_fma_i4);
   rd.u32("tensor.fma_b1", m.tensor_fma_b1);
   rd.u32("tensor.latency", m.tensor_latency);
+  rd.u32("tensor.sync_overhead", m.tensor_sync_overhead);
 
   // [ops]
   std::pair<const char*, Pipe> pipes[kPipeCount];
@@ -958,6 +959,7 @@ std::string describe(const Machine& m) {
     line("dense FMA/clk per core", fmt::format("f16 {}, tf32 {}, f64 {}, i8 {}, i4 {}, b1 {}", m.tensor_fma_f16, m.tensor_fma_tf32,
                                                m.tensor_fma_f64, m.tensor_fma_i8, m.tensor_fma_i4, m.tensor_fma_b1));
     line("extra latency", fmt::format("{} cycles", m.tensor_latency));
+    line("mma.sync overhead", fmt::format("{} pipe cycles per instruction", m.tensor_sync_overhead));
   }
   s += "op classes (pipe, latency, issue, scoreboard)\n";
   for (unsigned c = 0; c < kOpClassCount; ++c) {

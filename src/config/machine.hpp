@@ -256,6 +256,7 @@ struct Machine {
   uint32_t tensor_fma_f16 = 0, tensor_fma_tf32 = 0, tensor_fma_f64 = 0, tensor_fma_i8 = 0,
            tensor_fma_i4 = 0, tensor_fma_b1 = 0;
   uint32_t tensor_latency = 0;         // extra cycles from the last pipe cycle to the result
+  uint32_t tensor_sync_overhead = 0;   // pipe cycles an mma.sync / wmma.mma adds to its shape's (not wgmma)
 
   // [ops]
   std::array<OpTiming, kOpClassCount> ops{};

@@ -119,7 +119,10 @@ uint32_t tensor_cycles(const ptx::Instruction& ins, const config::Machine& m) {
   if (!rate) rate = m.tensor_fma_f16 ? m.tensor_fma_f16 : 64;
   // A sub-core drives its own tensor cores (Volta: two per sub-core, [VS]; Ampere/Hopper: one).
   rate *= std::max<uint32_t>(1, m.tensor_cores_per_sm / std::max<uint32_t>(1, m.sub_cores));
-  return uint32_t(std::max<uint64_t>(1, (fma + rate - 1) / rate));
+  // The warp-synchronous forms may hold the pipe longer than their shape needs (Hopper runs them
+  // below its wgmma rate).
+  const uint64_t extra = ins.op == Opcode::WgmmaMmaAsync ? 0 : m.tensor_sync_overhead;
+  return uint32_t(std::max<uint64_t>(1, (fma + rate - 1) / rate + extra));
 }
 
 unsigned access_bytes(const ptx::Instruction& ins) {

@@ -257,6 +257,22 @@ TEST(Timing, TwoTensorCoresPerSubCoreDoubleTheRate) {
   EXPECT_NEAR(double(one.st.cycles - two.st.cycles), double(n * per_mma / 2), double(per_mma / 2));
 }
 
+// tensor.sync_overhead (the H100 holds its pipe 2 cycles longer per mma.sync than the shape needs):
+// n independent mma's take n x overhead cycles more.
+TEST(Timing, MmaSyncOverheadAddsPipeCycles) {
+  config::Machine m = test_machine();
+  m.ops[unsigned(OpClass::Tensor)] = {Pipe::Tensor, 10, 1, config::Scoreboard::Fixed};
+  m.tensor_fma_f16 = 256;
+  m.tensor_latency = 10;
+  const unsigned n = 48;
+  const std::string k = mma_kernel("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32", 4, 2, false, n);
+  Timed base = run_timed(m, k, {1, 1, 1}, {32, 1, 1});
+  m.tensor_sync_overhead = 3;
+  Timed slow = run_timed(m, k, {1, 1, 1}, {32, 1, 1});
+  ASSERT_TRUE(base.res.ok() && slow.res.ok());
+  EXPECT_NEAR(double(slow.st.cycles - base.st.cycles), double(n * 3), 4.0);
+}
+
 TEST(Timing, SubCoresIssueInParallel) {
   config::Machine m = test_machine();
   const unsigned n = 300;
