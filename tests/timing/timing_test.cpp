@@ -52,10 +52,16 @@ config::Machine test_machine() {
   return m;
 }
 
+// An L2 hit as the test machine composes it: the L1 miss path, the crossbar both ways (a port cycle
+// each side plus the wire), the L2 slice.
+double l2_hit_cycles(const config::Machine& m) {
+  return m.l1.miss_latency + 2 * (2 + m.xbar.latency) + m.l2.hit_latency;
+}
+
 // A kernel ends when its last store is acknowledged by L2: the tail after the last instruction is
 // a first-touch page walk, the L1 miss path, the crossbar both ways and the L2 slice.
 uint64_t store_tail(const config::Machine& m) {
-  return m.tlb.l2_latency + m.tlb.walk_latency + m.l1.miss_latency + 2 * (2 + m.xbar.latency) + m.l2.hit_latency + 8;
+  return m.tlb.l2_latency + m.tlb.walk_latency + l2_hit_cycles(m) + 8;
 }
 
 // A kernel of `chains` interleaved FMA chains, `n` instructions each, storing one value per thread.
@@ -205,14 +211,20 @@ std::string mma_kernel(const std::string& instr, unsigned na, unsigned nb, bool 
   return s;
 }
 
-// A sparse tensor core does an MxNxK mma.sp in the time of a dense MxNx(K/2) mma (A100 whitepaper:
-// the Sparse Tensor Core "doubles math throughput by skipping the zeros"). Independent mma's are
-// bound by the tensor pipe: shape FMAs / tensor_fma_f16 cycles each.
-TEST(Timing, SparseMmaRunsAtTwiceTheDenseRate) {
+// The test machine with a tensor pipe: 256 f16 FMA per clock per core, 10 cycles of latency.
+config::Machine tensor_machine() {
   config::Machine m = test_machine();
   m.ops[unsigned(OpClass::Tensor)] = {Pipe::Tensor, 10, 1, config::Scoreboard::Fixed};
   m.tensor_fma_f16 = 256;
   m.tensor_latency = 10;
+  return m;
+}
+
+// A sparse tensor core does an MxNxK mma.sp in the time of a dense MxNx(K/2) mma (A100 whitepaper:
+// the Sparse Tensor Core "doubles math throughput by skipping the zeros"). Independent mma's are
+// bound by the tensor pipe: shape FMAs / tensor_fma_f16 cycles each.
+TEST(Timing, SparseMmaRunsAtTwiceTheDenseRate) {
+  config::Machine m = tensor_machine();
   const unsigned n = 48;
   const uint64_t dense_k16 = 16 * 8 * 16 / m.tensor_fma_f16;  // cycles per dense m16n8k16
   Timed dense = run_timed(m, mma_kernel("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32", 4, 2, false, n),
@@ -241,10 +253,8 @@ TEST(Timing, SparseMmaRunsAtTwiceTheDenseRate) {
 // Volta has two tensor cores per sub-core ([VS]: eight per SM, four sub-cores): a sub-core's mma
 // stream runs at twice the per-core rate.
 TEST(Timing, TwoTensorCoresPerSubCoreDoubleTheRate) {
-  config::Machine m = test_machine();
-  m.ops[unsigned(OpClass::Tensor)] = {Pipe::Tensor, 10, 1, config::Scoreboard::Fixed};
+  config::Machine m = tensor_machine();
   m.tensor_fma_f16 = 64;
-  m.tensor_latency = 10;
   const unsigned n = 48;
   const std::string k = mma_kernel("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32", 4, 2, false, n);
   m.tensor_cores_per_sm = 4;
@@ -260,10 +270,7 @@ TEST(Timing, TwoTensorCoresPerSubCoreDoubleTheRate) {
 // tensor.sync_overhead (the H100 holds its pipe 2 cycles longer per mma.sync than the shape needs):
 // n independent mma's take n x overhead cycles more.
 TEST(Timing, MmaSyncOverheadAddsPipeCycles) {
-  config::Machine m = test_machine();
-  m.ops[unsigned(OpClass::Tensor)] = {Pipe::Tensor, 10, 1, config::Scoreboard::Fixed};
-  m.tensor_fma_f16 = 256;
-  m.tensor_latency = 10;
+  config::Machine m = tensor_machine();
   const unsigned n = 48;
   const std::string k = mma_kernel("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32", 4, 2, false, n);
   Timed base = run_timed(m, k, {1, 1, 1}, {32, 1, 1});
@@ -487,7 +494,7 @@ TEST(Memory, PointerChaseLatenciesComposeFromTheConfig) {
   config::Machine m = test_machine();
   m.ops[unsigned(OpClass::LdGlobal)] = {Pipe::Lsu, 30, 1, config::Scoreboard::Long};
   const double add = 2 * 4;
-  const double l2 = m.l1.miss_latency + (2 + m.xbar.latency) + m.l2.hit_latency + (2 + m.xbar.latency);
+  const double l2 = l2_hit_cycles(m);
   EXPECT_NEAR(cycles_per_load(m, "", 0, 64), 30 + add, 0.5);           // L1 hits
   EXPECT_NEAR(cycles_per_load(m, ".cg", 0, 64), l2 + add, 0.5);        // .cg: L2 hits
   // New lines every load: L2 misses to DRAM. Its own part is between a row hit (CL + burst) and
@@ -568,7 +575,7 @@ L:
 }}
 )", 3 * m.l2_bytes, stream_iters); };
   const std::string ptx = kernel(unsigned(3 * m.l2_bytes / 4096));
-  const double l2 = m.l1.miss_latency + 2 * (2 + m.xbar.latency) + m.l2.hit_latency;
+  const double l2 = l2_hit_cycles(m);
   Timed with = run_timed(m, ptx, {1, 1, 1}, {32, 1, 1}, {}, 0, m.l2_bytes / 4);
   Timed without = run_timed(m, ptx, {1, 1, 1}, {32, 1, 1});
   ASSERT_TRUE(with.res.ok()) << with.res.report();
@@ -719,7 +726,7 @@ WAIT:
 TEST(AsyncCopy, WaitGroupLeavesTheNewestGroupInFlight) {
   config::Machine m = test_machine();
   m.ops[unsigned(OpClass::CpAsync)] = {Pipe::Lsu, 1, 1, config::Scoreboard::Long};
-  const double l2 = m.l1.miss_latency + 2 * (2 + m.xbar.latency) + m.l2.hit_latency;
+  const double l2 = l2_hit_cycles(m);
   Timed t = run_timed(m, async_kernel(false), {1, 1, 1}, {4, 1, 1});  // 4 threads: room for out[0..2]
   ASSERT_TRUE(t.res.ok()) << t.res.report();
   EXPECT_GE(t.out[0], l2);
@@ -730,7 +737,7 @@ TEST(AsyncCopy, WaitGroupLeavesTheNewestGroupInFlight) {
 TEST(AsyncCopy, MbarrierPhaseWaitsForTheCopiesArrivedOnIt) {
   config::Machine m = test_machine();
   m.ops[unsigned(OpClass::CpAsync)] = {Pipe::Lsu, 1, 1, config::Scoreboard::Long};
-  const double l2 = m.l1.miss_latency + 2 * (2 + m.xbar.latency) + m.l2.hit_latency;
+  const double l2 = l2_hit_cycles(m);
   Timed t = run_timed(m, async_kernel(true), {1, 1, 1}, {4, 1, 1});  // 4 threads: room for out[0..2]
   ASSERT_TRUE(t.res.ok()) << t.res.report();
   EXPECT_LE(t.out[0], 40);                             // the arrivals themselves do not wait
