@@ -4,7 +4,9 @@
 # nvcc as a user builds it and run under `warpsim run` in timing mode. Prints the kernel's cycles,
 # FMA per clock per SM, TFLOPS at the machine's clock and the share of the dense FP16 peak
 # (SMs x tensor cores x FMA/clk x 2 x clock: 312 TFLOPS on the a100), and the stall breakdown.
-#   bench/tensor_throughput.sh [M N K] [--variant multistage|mbarrier] [--gpu a100]
+#   bench/tensor_throughput.sh [M N K] [--variant multistage|mbarrier|tuned] [--gpu a100]
+# (tuned: the variant with precomputed addresses, fragments loaded between the mma rows and a
+# coalesced epilogue; same tiles and pipeline depth)
 # Default size 1536 x 2304 x 1024: 12 x 18 = 216 CTAs, one full wave of 2 CTAs (64 KiB of shared
 # memory each) on each of the a100's 108 SMs (about 2 minutes of simulation on one core).
 # Needs build/warpsim and nvcc. The program checks a sample of C against its CPU reference.
@@ -16,9 +18,10 @@ M=1536 N=2304 K=1024 variant=multistage gpu=a100
 pos=()
 while [[ $# -gt 0 ]]; do
   case "$1" in
-    --variant) variant=$2; shift 2 ;;
+    --variant) variant=$2; shift 2
+      case "$variant" in multistage|mbarrier|tuned) ;; *) echo "--variant: multistage, mbarrier or tuned" >&2; exit 2 ;; esac ;;
     --gpu) gpu=$2; shift 2 ;;
-    -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
     *) pos+=("$1"); shift ;;
   esac
 done
@@ -43,7 +46,7 @@ import json, re, sys
 r = json.load(open(sys.argv[1]))
 info = open(sys.argv[5]).read()
 M, N, K = map(int, sys.argv[2:5])
-ks = [k for k in r["kernels"] if k["name"].startswith("_Z15gemm_multistage") or k["name"].startswith("_Z13gemm_mbarrier")]
+ks = [k for k in r["kernels"] if k["name"].startswith(("_Z15gemm_multistage", "_Z13gemm_mbarrier", "_Z10gemm_tuned"))]
 assert len(ks) == 1, "expected one GEMM kernel in the report"
 k = ks[0]
 t = k["timing"]
