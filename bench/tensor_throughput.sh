@@ -65,9 +65,11 @@ def line(label, c):
           f"{100 * tflops / peak:5.1f}% of {peak:.0f} TFLOPS peak")
 print(f"kernel {k['demangled']}: grid {k['grid']}, {t['ctas']} CTAs, {t['ctas_per_sm']} CTAs/SM, "
       f"{t['sms_used']}/{sms} SMs, {t['warp_instructions']} warp instructions, {k['registers']} registers")
-line("kernel (incl. launch overhead)", cyc)
+# "cycles" runs from the first CTA's start to the last store's acknowledgement; the launch
+# overhead (launch_cycles) comes on top of it (time_ns counts both).
+line("kernel", cyc)
 if launch:
-    line("kernel (excl. launch overhead)", cyc - launch)
+    line("kernel + launch overhead", cyc + launch)
 print(f"IPC/SM {t['ipc_per_sm']:.3f}  issue-slot utilisation {t['issue_slot_utilisation']:.3f}  "
       f"achieved occupancy {t['achieved_occupancy']:.3f} (theoretical {t['theoretical_occupancy']:.3f})  "
       f"icache misses {t['icache_misses']}")

@@ -243,7 +243,8 @@ namespace tn {
 constexpr int BK = TUNED_BK, STAGES = TUNED_STAGES;
 constexpr int CHUNKS = BK / 8;                  // 16-byte chunks per tile row (4 or 8)
 constexpr int ROW_BYTES = BK * 2, TILE_BYTES = BM * ROW_BYTES, STAGE_BYTES = 2 * TILE_BYTES;
-constexpr int SMEM_BYTES = STAGES * STAGE_BYTES, KSTEPS = BK / 16;
+constexpr int RING_BYTES = STAGES * STAGE_BYTES, KSTEPS = BK / 16;
+constexpr int SMEM_BYTES = RING_BYTES > BM * BN * 4 ? RING_BYTES : BM * BN * 4;  // the epilogue stages C
 constexpr int COPIES = BM * CHUNKS / THREADS;   // cp.async per operand per thread and k-tile
 constexpr int COPY_ROWS = THREADS / CHUNKS;     // rows between a thread's successive copies
 static_assert(BM == BN && (CHUNKS == 4 || CHUNKS == 8) && KSTEPS % 2 == 0 && STAGES >= 2, "tuned tile");
@@ -278,7 +279,7 @@ __device__ __forceinline__ void cp_async16_imm(unsigned dst, const char* src) {
 __global__ void __launch_bounds__(THREADS, 2) gemm_tuned(const __half* __restrict__ A, const __half* __restrict__ B,
                                                         float* __restrict__ C, int M, int N, int K) {
     constexpr int BK = tn::BK, STAGES = tn::STAGES, ROW_BYTES = tn::ROW_BYTES, TILE_BYTES = tn::TILE_BYTES,
-                  STAGE_BYTES = tn::STAGE_BYTES, SMEM_BYTES = tn::SMEM_BYTES, KSTEPS = tn::KSTEPS,
+                  STAGE_BYTES = tn::STAGE_BYTES, RING_BYTES = tn::RING_BYTES, KSTEPS = tn::KSTEPS,
                   COPIES = tn::COPIES, COPY_ROWS = tn::COPY_ROWS, CHUNKS = tn::CHUNKS;
     extern __shared__ __align__(128) unsigned char smem_raw[];
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5, wm = warp >> 1, wn = warp & 1;
@@ -366,7 +367,7 @@ __global__ void __launch_bounds__(THREADS, 2) gemm_tuned(const __half* __restric
     // k-tile kt (its last fragments were loaded in step 0), which the copies after it overwrite.
     unsigned rd = 0, prv = (STAGES - 1) * STAGE_BYTES;  // stage offsets of k-tiles kt and kt-1
     for (int kt = 0; kt < KT; ++kt) {
-        const unsigned nxt = rd + STAGE_BYTES == SMEM_BYTES ? 0u : rd + STAGE_BYTES;
+        const unsigned nxt = rd + STAGE_BYTES == RING_BYTES ? 0u : rd + STAGE_BYTES;
         unroll<MT>([&](auto MI) {
             load_part(std::integral_constant<int, 1>{}, MI, rd);
             mma_row(std::integral_constant<int, 0>{}, MI);
