@@ -99,30 +99,26 @@ SectorCache::Way& SectorCache::victim_way(uint64_t line, Victim& v, Evict cls) {
   return *best;
 }
 
+// The way holding `line` (allocated, with the victim it displaced, if absent), now most recent.
+SectorCache::Way* SectorCache::touch(uint64_t line, Evict e, Victim& v) {
+  Way* w = find(line);
+  if (!w) return &victim_way(line, v, e);
+  w->lru = tick_++;
+  apply(*w, e);
+  return w;
+}
+
 SectorCache::Victim SectorCache::fill(uint64_t line, uint32_t sectors, Evict e) {
   Victim v;
   if (!sets_) return v;
-  Way* w = find(line);
-  if (!w) {
-    w = &victim_way(line, v, e);
-  } else {
-    w->lru = tick_++;
-    apply(*w, e);
-  }
-  w->valid |= sectors;
+  touch(line, e, v)->valid |= sectors;
   return v;
 }
 
 SectorCache::Victim SectorCache::write(uint64_t line, uint32_t sectors, Evict e) {
   Victim v;
   if (!sets_) return v;
-  Way* w = find(line);
-  if (!w) {
-    w = &victim_way(line, v, e);
-  } else {
-    w->lru = tick_++;
-    apply(*w, e);
-  }
+  Way* w = touch(line, e, v);
   w->valid |= sectors;
   w->dirty |= sectors;
   return v;

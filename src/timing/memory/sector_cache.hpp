@@ -73,6 +73,7 @@ class SectorCache {
   uint32_t set_of(uint64_t line) const;
   Way* find(uint64_t line);
   Way& victim_way(uint64_t line, Victim& v, Evict cls);
+  Way* touch(uint64_t line, Evict e, Victim& v);
   void apply(Way& w, Evict e);
   uint32_t persisting_in(const Way* set) const;
 
