@@ -139,10 +139,6 @@ void Sm::dispatch(KernelRun& k, func::Dim3 cta_id, uint64_t start) {
   next_event_ = std::min(next_event_, start);
 }
 
-uint64_t Sm::unit_free(const SubCore& sc, Pipe p) const {
-  return sm_wide(p) ? sm_unit_free_[unsigned(p)] : sc.pipe_free[unsigned(p)];
-}
-
 // An SM-wide unit takes an instruction while it is idle or while fewer than sm.mio_queue
 // accepted instructions wait for it (the MIO / LG instruction queues: a warp hands a memory
 // instruction over and goes on). Returns t, or the cycle a queue slot frees.
@@ -215,7 +211,7 @@ void Sm::account(WarpCtx& w, uint64_t t) {
 bool Sm::eligible(WarpCtx& w, SubCore& sc, uint64_t t) {
   if (w.finished || w.waiting || w.ready_at > t) return false;
   Pipe p = w.next ? w.next->pipe : Pipe::Alu;
-  uint64_t free = sm_wide(p) ? unit_accepts(p, t) : unit_free(sc, p);
+  uint64_t free = sm_wide(p) ? unit_accepts(p, t) : sc.pipe_free[unsigned(p)];
   if (free > t) {
     w.ready_at = free;
     if (free > w.throttle_until) {

@@ -129,7 +129,6 @@ class Sm : public MemClient {
   void wake(CtaSlot& c, uint64_t t);
   void retire_cta(CtaSlot* c, uint64_t t);
   void occupancy_change(uint64_t t);
-  uint64_t unit_free(const SubCore& sc, config::Pipe p) const;
   bool eligible(WarpCtx& w, SubCore& sc, uint64_t t);
   void recompute_next(uint64_t t);
   void refresh_deps(WarpCtx& w, uint64_t now);
