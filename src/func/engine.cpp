@@ -346,11 +346,25 @@ struct CtaRunner {
 
   void init_warp(Warp& w, uint32_t first_thread) {
     const DFunction& k = *launch.kernel;
-    w.regs.assign(size_t(prog.nregs) * kWarpSize);
+    const size_t nregs = size_t(prog.nregs) * kWarpSize, nparam = size_t(prog.total_param) * kWarpSize;
+    auto& pool = launch.storage_pool;
+    cta.storage_pool = &pool;
+    if (!pool.empty() && pool.back().regs.size() == nregs && pool.back().param.size() == nparam) {
+      w.regs = std::move(pool.back().regs);
+      w.param = std::move(pool.back().param);
+      pool.pop_back();
+    } else {
+      w.regs.assign_uninitialized(nregs);
+      w.param.assign_uninitialized(nparam);
+    }
+    // Registers read as zero until written: the kernel's are cleared now, a callee's on entry, the
+    // special registers below are all set except %envreg.
+    w.zeroed.assign(prog.funcs.size(), 0);
+    clear_function(w, prog, uint32_t(&k - prog.funcs.data()));
+    std::memset(&w.regs[size_t(prog.special_base + Program::Envreg0) * kWarpSize], 0,
+                sizeof(uint64_t) * (Program::SpecialCount - Program::Envreg0) * kWarpSize);
     w.preds.assign(prog.npreds, 0);
-    w.param.assign(size_t(prog.total_param) * kWarpSize);
     w.local_size = uint64_t(cfg.stack_bytes) + k.local_frame;
-    w.local.assign(w.local_size * kWarpSize);
     w.valid = 0;
     for (unsigned l = 0; l < kWarpSize; ++l) {
       uint32_t t = first_thread + l;

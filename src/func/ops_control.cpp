@@ -94,7 +94,7 @@ bool read_generic(ExecCtx& ctx, unsigned l, uint64_t addr, void* dst, uint64_t n
   if (addr >= kLocalWindow && addr < kLocalWindow + kWindowSize) {
     uint64_t off = addr - kLocalWindow;
     if (off + n > ctx.w.local_size) return false;
-    std::memcpy(dst, &ctx.w.local[l * ctx.w.local_size + off], n);
+    std::memcpy(dst, ctx.w.local_at(l, off), n);
     return true;
   }
   if (addr >= kSharedWindow && addr < kSharedWindow + kWindowSize) {
@@ -225,6 +225,7 @@ void exec_builtin(ExecCtx& ctx, const DInstr& in, const CallSite& cs, uint32_t m
 void do_call(ExecCtx& ctx, const DInstr& in, const CallSite& cs, uint32_t callee, uint32_t mask) {
   const DFunction& f = ctx.prog.funcs[callee];
   const DFunction& caller = ctx.prog.funcs[in.func];
+  clear_function(ctx.w, ctx.prog, callee);
   for (unsigned l = 0; l < kWarpSize; ++l) {
     if (!(mask >> l & 1)) continue;
     uint8_t* p = lane_param(ctx, l);

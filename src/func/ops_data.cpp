@@ -58,7 +58,7 @@ uint8_t* resolve_access(ExecCtx& ctx, AccessSpace sp, unsigned l, uint64_t addr,
     case AccessSpace::Local:
       if (addr >= ctx.w.local_size || ctx.w.local_size - addr < n) return bad(FaultKind::IllegalAddress, "out-of-range local");
       if (ctx.launch.trace) ctx.launch.trace->add(addr, n, l, TraceSpace::Local, write);
-      return &ctx.w.local[l * ctx.w.local_size + addr];
+      return ctx.w.local_at(l, addr);
     case AccessSpace::KernelParam:
       if (write) return bad(FaultKind::IllegalAddress, "kernel parameter");
       if (addr >= ctx.launch.params.size() || ctx.launch.params.size() - addr < n)

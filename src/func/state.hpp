@@ -82,10 +82,21 @@ struct Warp {
   std::array<std::vector<CallFrame>, kWarpSize> calls;
   uint32_t carry = 0;           // CC.CF per lane for add.cc/addc/sub.cc/subc/mad.cc/madc
   ZeroArray<uint64_t> regs;     // [slot][lane]; pages of functions never run stay unbacked
+  // Function f's registers and param frame read as zero until first written: zeroed[f] says
+  // whether they were cleared yet (storage is cleared per function on entry, not all at once;
+  // see WarpStorage).
+  std::vector<uint8_t> zeroed;
   std::vector<uint32_t> preds;  // lane masks
   ZeroArray<uint8_t> param;     // per-lane param frames: [lane][Program::total_param]
-  ZeroArray<uint8_t> local;     // per-lane local memory: [lane][local_size]
-  uint64_t local_size = 0;
+  uint64_t local_size = 0;      // bytes of local memory per lane (stack + the kernel's frame)
+
+  // Lane l's local memory at offset off. Backed on first use: most kernels never touch local
+  // memory, and zeroing 32 x local_size bytes for every warp of every CTA cost a fifth of the
+  // simulation time of small memory-bound kernels.
+  uint8_t* local_at(unsigned l, uint64_t off) {
+    if (local.size() == 0) local.assign(local_size * kWarpSize);
+    return &local[l * local_size + off];
+  }
   bool converged = true;        // every Ready lane is at pc[first ready lane]: no scan needed
   uint32_t spin = 0;            // consecutive backward branches of spin_group while others wait
   uint32_t spin_group = 0;
@@ -102,6 +113,11 @@ struct Warp {
   std::array<std::vector<AsyncCopy>, kWarpSize> async_copies;  // pending copies per lane
   std::array<uint32_t, kWarpSize> async_groups{};              // commit groups so far per lane
   std::array<uint64_t, kWarpSize> wait_mbar{};                 // MbarrierWait: shared offset waited on
+
+ private:
+  ZeroArray<uint8_t> local;  // per-lane local memory: [lane][local_size]; see local_at
+
+ public:
 
   // Completes lane l's pending copies of commit groups < below (all with ~0u) into `shared`.
   void complete_async_copies(unsigned l, uint32_t below, std::vector<uint8_t>& shared) {
@@ -138,7 +154,35 @@ struct BarrierState {
   std::vector<Waiter> waiters;
 };
 
+// Clears function f's registers and param frame the first time warp w enters it (WarpStorage):
+// every function starts from zero.
+inline void clear_function(Warp& w, const Program& prog, uint32_t f) {
+  if (w.zeroed[f]) return;
+  w.zeroed[f] = 1;
+  const DFunction& d = prog.funcs[f];
+  if (d.nregs) std::memset(&w.regs[size_t(d.reg_base) * kWarpSize], 0, sizeof(uint64_t) * d.nregs * kWarpSize);
+  if (d.param_frame)
+    for (unsigned l = 0; l < kWarpSize; ++l) std::memset(&w.param[l * size_t(prog.total_param) + d.param_base], 0, d.param_frame);
+}
+
+// Register and param storage of finished warps, handed to the next warps of the same launch.
+// A register file spans every function of the module (Program::nregs slots x 32 lanes), so
+// zeroing all of it for each warp of each CTA cost more than simulating small kernels; storage is
+// cleared only for the functions a warp enters (Warp::zeroed).
+struct WarpStorage {
+  ZeroArray<uint64_t> regs;
+  ZeroArray<uint8_t> param;
+};
+
 struct Cta {
+  Cta() = default;
+  Cta(const Cta&) = delete;
+  Cta& operator=(const Cta&) = delete;
+  ~Cta() {
+    if (!storage_pool) return;
+    for (auto& w : warps) storage_pool->push_back(WarpStorage{std::move(w->regs), std::move(w->param)});
+  }
+  std::vector<WarpStorage>* storage_pool = nullptr;  // where the warps' storage goes at the end
   Dim3 id;
   uint32_t nthreads = 0;
   uint32_t live_threads = 0;
@@ -167,6 +211,7 @@ struct LaunchState {
   std::vector<uint32_t> rpcs;           // reconvergence points (EngineConfig::reconvergence_stack)
   MemTrace* trace = nullptr;            // timing mode: the accesses of the instruction being executed
   std::vector<RangePolicy> range_policies;  // createpolicy.range values (cache_policy.hpp)
+  std::vector<WarpStorage> storage_pool;    // storage of finished warps (WarpStorage)
 };
 
 }  // namespace warpsim::func

@@ -46,6 +46,16 @@ class ZeroArray {
     }
     n_ = n;
   }
+  // n elements whose contents are unspecified where the heap recycles memory (large arrays still
+  // come zero from mmap): for callers that clear what they read, and only that.
+  void assign_uninitialized(size_t n) {
+    release();
+    if (n == 0) return;
+    if (n * sizeof(T) >= kMapThreshold) return assign(n);
+    p_ = static_cast<T*>(std::malloc(n * sizeof(T)));
+    if (!p_) throw std::bad_alloc();
+    n_ = n;
+  }
   T& operator[](size_t i) { return p_[i]; }
   const T& operator[](size_t i) const { return p_[i]; }
   T* data() { return p_; }

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <deque>
 
+#include "timing/event_wheel.hpp"
 #include "timing/memory/l2_slice.hpp"
 
 namespace warpsim::timing {
@@ -70,7 +71,7 @@ struct MemorySystem::Impl {
   std::vector<std::deque<uint32_t>> ctrl_reads, ctrl_writes;
   std::vector<Tlb> l2tlb;
   std::vector<std::vector<uint64_t>> walkers;
-  std::priority_queue<Event, std::vector<Event>, std::greater<Event>> q;
+  EventWheel<Event> q;
   uint64_t seq = 0;
   uint64_t now = 0;  // the last cycle advance() reached
   std::vector<Req> reqs;
@@ -420,7 +421,7 @@ void MemorySystem::send(const MemRequest& r, uint64_t t) {
 void MemorySystem::advance(uint64_t t) {
   Impl& s = *p_;
   for (;;) {
-    uint64_t qe = s.q.empty() ? kNone : s.q.top().t;
+    uint64_t qe = s.q.next_time();
     uint64_t ce = s.ctrl_next();
     uint64_t n = std::min(qe, ce);
     if (n == kNone || n > t) break;
@@ -467,7 +468,7 @@ void MemorySystem::advance(uint64_t t) {
 }
 
 uint64_t MemorySystem::next_event() const {
-  uint64_t qe = p_->q.empty() ? kNone : p_->q.top().t;
+  uint64_t qe = p_->q.next_time();
   return std::min(qe, p_->ctrl_next());
 }
 
