@@ -165,7 +165,8 @@ Ref DecodeCtx::ref(const Operand& o, Type t) {
         case SReg::DynamicSmemSize: return slot(Program::DynSmem);
         case SReg::TotalSmemSize: return slot(Program::TotalSmem);
         case SReg::WarpSz: return slot(Program::WarpSz);
-        case SReg::Envreg: return slot(Program::Envreg0 + uint32_t(o.sreg_index));
+        // The driver's environment registers are not modelled: %envreg0..31 read as zero.
+        case SReg::Envreg: return cnst(0);
         default:
           error = fmt::format("special register '{}' is only readable with mov", sreg_spelling(o.sreg, o.sreg_index));
           return Ref::none();

@@ -347,22 +347,19 @@ struct CtaRunner {
   void init_warp(Warp& w, uint32_t first_thread) {
     const DFunction& k = *launch.kernel;
     const size_t nregs = size_t(prog.nregs) * kWarpSize, nparam = size_t(prog.total_param) * kWarpSize;
-    auto& pool = launch.storage_pool;
-    cta.storage_pool = &pool;
-    if (!pool.empty() && pool.back().regs.size() == nregs && pool.back().param.size() == nparam) {
-      w.regs = std::move(pool.back().regs);
-      w.param = std::move(pool.back().param);
-      pool.pop_back();
+    cta.storage_pool = launch.storage_pool;
+    WarpStorage reused;
+    if (launch.storage_pool && launch.storage_pool->take(nregs, nparam, reused)) {
+      w.regs = std::move(reused.regs);
+      w.param = std::move(reused.param);
     } else {
       w.regs.assign_uninitialized(nregs);
       w.param.assign_uninitialized(nparam);
     }
-    // Registers read as zero until written: the kernel's are cleared now, a callee's on entry, the
-    // special registers below are all set except %envreg.
+    // Registers read as zero until written: the kernel's are cleared now, a callee's on entry; the
+    // special registers are all set below.
     w.zeroed.assign(prog.funcs.size(), 0);
     clear_function(w, prog, uint32_t(&k - prog.funcs.data()));
-    std::memset(&w.regs[size_t(prog.special_base + Program::Envreg0) * kWarpSize], 0,
-                sizeof(uint64_t) * (Program::SpecialCount - Program::Envreg0) * kWarpSize);
     w.preds.assign(prog.npreds, 0);
     w.local_size = uint64_t(cfg.stack_bytes) + k.local_frame;
     w.valid = 0;
@@ -769,6 +766,7 @@ bool Engine::prepare(const LoadedModule& m, const std::string& kernel, const Lau
                 fmt::format("kernel needs {} bytes of shared memory per block", k->static_shared + lc.dynamic_smem));
   ls.prog = &m.prog;
   ls.kernel = k;
+  ls.storage_pool = &m.storage_pool;
   ls.mem = &mem_;
   ls.grid = lc.grid;
   ls.block = lc.block;

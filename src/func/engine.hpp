@@ -34,6 +34,7 @@ struct LoadedModule {
   Program prog;
   VariableAddresses vars;
   std::vector<uint64_t> allocations;
+  mutable StoragePool storage_pool;  // warp storage reused by every launch of the module
 };
 
 struct LoadResult {

@@ -105,7 +105,7 @@ struct Program {
   enum SpecialSlot : uint32_t {
     TidX, TidY, TidZ, NtidX, NtidY, NtidZ, CtaidX, CtaidY, CtaidZ, NctaidX, NctaidY, NctaidZ,
     Laneid, Warpid, Nwarpid, Smid, Nsmid, Gridid, LanemaskEq, LanemaskLe, LanemaskLt, LanemaskGe,
-    LanemaskGt, DynSmem, TotalSmem, WarpSz, Envreg0, SpecialCount = Envreg0 + 32
+    LanemaskGt, DynSmem, TotalSmem, WarpSz, SpecialCount
   };
   uint32_t special_base = 0;     // first slot of the special registers
   std::unordered_map<std::string, SymbolAddr> module_symbols;  // .global/.const variables, functions

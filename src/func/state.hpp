@@ -165,13 +165,33 @@ inline void clear_function(Warp& w, const Program& prog, uint32_t f) {
     for (unsigned l = 0; l < kWarpSize; ++l) std::memset(&w.param[l * size_t(prog.total_param) + d.param_base], 0, d.param_frame);
 }
 
-// Register and param storage of finished warps, handed to the next warps of the same launch.
-// A register file spans every function of the module (Program::nregs slots x 32 lanes), so
-// zeroing all of it for each warp of each CTA cost more than simulating small kernels; storage is
-// cleared only for the functions a warp enters (Warp::zeroed).
+// Register and param storage of finished warps, handed to the next warps of any launch of the
+// same module. A register file spans every function of the module (Program::nregs slots x 32
+// lanes; 70 KB for an unrolled stencil), so allocating and zeroing one for each warp of each CTA
+// cost more than simulating small kernels; storage is cleared only for the functions a warp
+// enters (Warp::zeroed).
 struct WarpStorage {
   ZeroArray<uint64_t> regs;
   ZeroArray<uint8_t> param;
+  size_t bytes() const { return regs.size() * sizeof(uint64_t) + param.size(); }
+};
+struct StoragePool {
+  static constexpr size_t kMaxBytes = size_t(1) << 30;  // beyond this, storage is freed
+  std::vector<WarpStorage> free;
+  size_t bytes = 0;
+  void put(WarpStorage s) {
+    if (bytes + s.bytes() > kMaxBytes) return;
+    bytes += s.bytes();
+    free.push_back(std::move(s));
+  }
+  // Storage of exactly these sizes, if the pool has one.
+  bool take(size_t nregs, size_t nparam, WarpStorage& out) {
+    if (free.empty() || free.back().regs.size() != nregs || free.back().param.size() != nparam) return false;
+    bytes -= free.back().bytes();
+    out = std::move(free.back());
+    free.pop_back();
+    return true;
+  }
 };
 
 struct Cta {
@@ -180,9 +200,9 @@ struct Cta {
   Cta& operator=(const Cta&) = delete;
   ~Cta() {
     if (!storage_pool) return;
-    for (auto& w : warps) storage_pool->push_back(WarpStorage{std::move(w->regs), std::move(w->param)});
+    for (auto& w : warps) storage_pool->put(WarpStorage{std::move(w->regs), std::move(w->param)});
   }
-  std::vector<WarpStorage>* storage_pool = nullptr;  // where the warps' storage goes at the end
+  StoragePool* storage_pool = nullptr;  // where the warps' storage goes at the end
   Dim3 id;
   uint32_t nthreads = 0;
   uint32_t live_threads = 0;
@@ -211,7 +231,7 @@ struct LaunchState {
   std::vector<uint32_t> rpcs;           // reconvergence points (EngineConfig::reconvergence_stack)
   MemTrace* trace = nullptr;            // timing mode: the accesses of the instruction being executed
   std::vector<RangePolicy> range_policies;  // createpolicy.range values (cache_policy.hpp)
-  std::vector<WarpStorage> storage_pool;    // storage of finished warps (WarpStorage)
+  StoragePool* storage_pool = nullptr;      // the module's storage of finished warps (WarpStorage)
 };
 
 }  // namespace warpsim::func

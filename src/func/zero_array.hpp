@@ -61,6 +61,10 @@ class ZeroArray {
   T* data() { return p_; }
   const T* data() const { return p_; }
   size_t size() const { return n_; }
+  T* begin() { return p_; }
+  T* end() { return p_ + n_; }
+  const T* begin() const { return p_; }
+  const T* end() const { return p_ + n_; }
 
  private:
   static constexpr size_t kMapThreshold = 64 * 1024;

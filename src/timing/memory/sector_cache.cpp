@@ -9,7 +9,7 @@ void SectorCache::configure(uint64_t lines, uint32_t assoc, bool hash_sets) {
   assoc_ = assoc ? assoc : 1;
   sets_ = uint32_t(lines / assoc_);
   hash_ = hash_sets;
-  ways_.assign(size_t(sets_) * assoc_, Way{});
+  ways_.assign(size_t(sets_) * assoc_);
   tick_ = 1;
   reserved_ = 0;
 }

@@ -17,6 +17,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "func/zero_array.hpp"
+
 namespace warpsim::timing {
 
 // What an access asks of the line's eviction class. Unchanged keeps a present line's class (a new
@@ -64,11 +66,13 @@ class SectorCache {
   uint64_t persisting_lines() const;
 
  private:
+  // All-zero bytes are an empty way, so that tags come from zero pages and cost memory only
+  // where a program touches them (a 40 MB L2 has 327,680 ways).
   struct Way {
-    uint64_t line = ~0ull;
-    uint32_t valid = 0, dirty = 0;
-    uint64_t lru = 0;
-    Evict cls = Evict::Normal;
+    uint64_t line;
+    uint32_t valid, dirty;  // sector masks; a way with no valid sector is free
+    uint64_t lru;
+    Evict cls;
   };
   uint32_t set_of(uint64_t line) const;
   Way* find(uint64_t line);
@@ -77,7 +81,7 @@ class SectorCache {
   void apply(Way& w, Evict e);
   uint32_t persisting_in(const Way* set) const;
 
-  std::vector<Way> ways_;
+  func::ZeroArray<Way> ways_;
   uint32_t sets_ = 0, assoc_ = 0, reserved_ = 0;
   bool hash_ = false;
   uint64_t tick_ = 1;

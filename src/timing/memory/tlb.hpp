@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "func/zero_array.hpp"
+
 namespace warpsim::timing {
 
 class Tlb {
@@ -18,10 +20,12 @@ class Tlb {
   void insert(uint64_t vpn, uint64_t ready);
 
  private:
+  // All-zero bytes are an empty entry (tag = vpn + 1), so that a large TLB costs memory only where
+  // a program touches it.
   struct Way {
-    uint64_t vpn = ~0ull, ready = 0, lru = 0;
+    uint64_t tag, ready, lru;
   };
-  std::vector<Way> ways_;
+  func::ZeroArray<Way> ways_;
   uint32_t sets_ = 0, assoc_ = 0;
   uint64_t tick_ = 1;
 };
