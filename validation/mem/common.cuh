@@ -12,44 +12,11 @@
 //                program); also enabled by the environment variable MEM_QUICK=1
 // Program-specific options are listed at the top of each .cu file.
 #pragma once
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <cstdint>
-#include <cmath>
-#include <vector>
-#include <string>
-#include <algorithm>
-#include <cuda_runtime.h>
+// A failed CUDA call also goes into the CSV as a `# prog: FAIL` comment (see ../common/common.cuh).
+#define VALIDATION_CHECK_ECHO 1
+#include "../common/common.cuh"  // CHECK, g_prog/g_reps/g_failures, g_dev, rd_clock64, median, emit, fail, finish
 
-#define CHECK(call)                                                                            \
-    do {                                                                                       \
-        cudaError_t err_ = (call);                                                             \
-        if (err_ != cudaSuccess) {                                                             \
-            fprintf(stderr, "%s: FAIL (%s returned %s at %s:%d)\n", g_prog, #call,            \
-                    cudaGetErrorString(err_), __FILE__, __LINE__);                             \
-            printf("# %s: FAIL (%s returned %s)\n", g_prog, #call, cudaGetErrorString(err_));  \
-            exit(1);                                                                           \
-        }                                                                                      \
-    } while (0)
-
-static const char* g_prog = "mem_bench";
-static int g_reps = 5;
 static bool g_quick = false;
-static int g_failures = 0;
-
-struct DevInfo {
-    int sms = 0, clock_khz = 0, l2_bytes = 0, major = 0, minor = 0;
-    size_t free_bytes = 0, total_bytes = 0;
-    std::string name;
-};
-static DevInfo g_dev;
-
-__device__ __forceinline__ long long rd_clock64() {
-    long long t;
-    asm volatile("mov.u64 %0, %%clock64;" : "=l"(t)::"memory");
-    return t;
-}
 
 __device__ __forceinline__ unsigned rd_smid() {
     unsigned s;
@@ -63,24 +30,6 @@ __host__ __device__ __forceinline__ unsigned long long mix64(unsigned long long 
     x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
     x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
     return x ^ (x >> 31);
-}
-
-static double median(std::vector<double> v) {
-    if (v.empty()) return NAN;
-    std::sort(v.begin(), v.end());
-    size_t n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-static void emit(const char* bench, const std::string& metric, double value, const char* unit) {
-    printf("%s,%s,%.3f,%s\n", bench, metric.c_str(), value, unit);
-    fflush(stdout);
-}
-
-static void fail(const char* bench, const std::string& what) {
-    fprintf(stderr, "%s: FAIL (%s: %s)\n", g_prog, bench, what.c_str());
-    printf("# FAIL %s: %s\n", bench, what.c_str());
-    ++g_failures;
 }
 
 // Parses "a,b,c" of numbers (doubles).
@@ -118,26 +67,15 @@ static void usage_exit(const char* text) {
     exit(2);
 }
 
+// Prints the device line, with the L2 and memory sizes the programs size their working sets by.
 static void query_device() {
-    int dev = 0;
-    CHECK(cudaGetDevice(&dev));
-    cudaDeviceProp prop;
-    CHECK(cudaGetDeviceProperties(&prop, dev));
-    g_dev.name = prop.name;
-    CHECK(cudaDeviceGetAttribute(&g_dev.clock_khz, cudaDevAttrClockRate, dev));
-    CHECK(cudaDeviceGetAttribute(&g_dev.sms, cudaDevAttrMultiProcessorCount, dev));
-    CHECK(cudaDeviceGetAttribute(&g_dev.major, cudaDevAttrComputeCapabilityMajor, dev));
-    CHECK(cudaDeviceGetAttribute(&g_dev.minor, cudaDevAttrComputeCapabilityMinor, dev));
-    CHECK(cudaDeviceGetAttribute(&g_dev.l2_bytes, cudaDevAttrL2CacheSize, dev));
+    query_device_basics();
+    CHECK(cudaDeviceGetAttribute(&g_dev.l2_bytes, cudaDevAttrL2CacheSize, g_dev.dev));
     CHECK(cudaMemGetInfo(&g_dev.free_bytes, &g_dev.total_bytes));
-    int drv = 0, rt = 0;
-    cudaDriverGetVersion(&drv);
-    cudaRuntimeGetVersion(&rt);
-    printf("# %s: device %s, cc %d.%d, %d SMs, SM clock (cudaDevAttrClockRate) %.0f MHz, L2 %.1f MiB, "
-           "memory %.1f GiB (%.1f GiB free), driver API %d, runtime %d, median of %d reps%s\n",
-           g_prog, g_dev.name.c_str(), g_dev.major, g_dev.minor, g_dev.sms, g_dev.clock_khz / 1000.0,
-           g_dev.l2_bytes / 1048576.0, g_dev.total_bytes / 1073741824.0, g_dev.free_bytes / 1073741824.0,
-           drv, rt, g_reps, g_quick ? ", --quick" : "");
+    char extra[160];
+    snprintf(extra, sizeof extra, "L2 %.1f MiB, memory %.1f GiB (%.1f GiB free), ", g_dev.l2_bytes / 1048576.0,
+             g_dev.total_bytes / 1073741824.0, g_dev.free_bytes / 1073741824.0);
+    print_device_line(extra, g_quick ? ", --quick" : "");
 }
 
 // Human-readable size for metric names: 16KiB, 2MiB, 72GiB, 1.5MiB.
@@ -149,13 +87,4 @@ static std::string size_name(double bytes) {
     if (std::fabs(bytes - std::round(bytes)) < 1e-9) snprintf(buf, sizeof buf, "%.0f%s", bytes, units[u]);
     else snprintf(buf, sizeof buf, "%g%s", bytes, units[u]);
     return buf;
-}
-
-static int finish() {
-    if (g_failures) {
-        printf("# %s: FAIL (%d checks failed)\n", g_prog, g_failures);
-        return 1;
-    }
-    printf("# %s: PASS\n", g_prog);
-    return 0;
 }

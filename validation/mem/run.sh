@@ -24,53 +24,17 @@
 # program built, ran and passed its self-checks; 1 otherwise (the CSV of the others is still printed).
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-arch=sm_90 runner="" reps=5 build="" sass="" quick=""
-benches=()
-while [ $# -gt 0 ]; do
+# shellcheck source-path=SCRIPTDIR source=../common/run_lib.sh
+. "$here/../common/run_lib.sh"
+suite_name=validation/mem/run.sh
+suite_dir=$here
+suite_benches=(pchase bandwidth tlb_groups)
+suite_quick=1
+suite_extra_args() {
     case "$1" in
-        --arch) arch=$2; shift 2 ;;
-        --runner) runner=$2; shift 2 ;;
-        --reps) reps=$2; shift 2 ;;
-        --build-dir) build=$2; shift 2 ;;
-        --sass) sass=$2; shift 2 ;;
-        --quick) quick="--quick"; shift ;;
-        -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
-        -*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
-        *) benches+=("$1"); shift ;;
+        pchase) printf '%s' "${PCHASE_ARGS:-}" ;;
+        bandwidth) printf '%s' "${BANDWIDTH_ARGS:-}" ;;
+        tlb_groups) printf '%s' "${TLB_GROUPS_ARGS:-}" ;;
     esac
-done
-[ ${#benches[@]} -eq 0 ] && benches=(pchase bandwidth tlb_groups)
-NVCC="${NVCC:-nvcc}"
-if [ -z "$build" ]; then
-    build="$(mktemp -d)"
-    trap 'rm -rf "$build"' EXIT
-fi
-mkdir -p "$build"
-[ -n "$sass" ] && mkdir -p "$sass"
-
-echo "# validation/mem/run.sh: arch $arch, reps $reps, runner '${runner}'${quick:+, --quick}, $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-echo "# nvcc: $($NVCC --version | tail -1)"
-echo "benchmark,metric,value,unit"
-status=0
-for b in "${benches[@]}"; do
-    src="$here/$b.cu"
-    if [ ! -f "$src" ]; then echo "run.sh: no benchmark $b" >&2; status=1; continue; fi
-    bin="$build/$b"
-    if ! $NVCC -O3 -cudart shared -arch="$arch" -o "$bin" "$src" >&2; then
-        echo "# $b: FAIL (nvcc)"; status=1; continue
-    fi
-    if [ -n "$sass" ] && command -v cuobjdump >/dev/null; then
-        cuobjdump -sass "$bin" > "$sass/$b.$arch.sass" 2>&1 || true
-    fi
-    case "$b" in
-        pchase) extra="${PCHASE_ARGS:-}" ;;
-        bandwidth) extra="${BANDWIDTH_ARGS:-}" ;;
-        tlb_groups) extra="${TLB_GROUPS_ARGS:-}" ;;
-        *) extra="" ;;
-    esac
-    # shellcheck disable=SC2086
-    $runner "$bin" --reps "$reps" $quick $extra
-    rc=$?
-    if [ $rc -ne 0 ]; then echo "# $b: FAIL (exit $rc)"; status=1; fi
-done
-exit $status
+}
+run_suite "$@"

@@ -9,53 +9,9 @@
 // back-to-back clock64() reads is subtracted. Results are written to global memory and compared with
 // a CPU reference, so the programs also check a simulator's functional results.
 #pragma once
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <cstdint>
-#include <cmath>
-#include <vector>
-#include <string>
-#include <algorithm>
-#include <cuda_runtime.h>
+#include "../common/common.cuh"  // CHECK, g_prog/g_reps/g_failures, rd_clock64, median, emit, fail, finish
 
-#define CHECK(call)                                                                            \
-    do {                                                                                       \
-        cudaError_t err_ = (call);                                                             \
-        if (err_ != cudaSuccess) {                                                             \
-            fprintf(stderr, "%s: FAIL (%s returned %s at %s:%d)\n", g_prog, #call,            \
-                    cudaGetErrorString(err_), __FILE__, __LINE__);                             \
-            exit(1);                                                                           \
-        }                                                                                      \
-    } while (0)
-
-static const char* g_prog = "sm_bench";
-static int g_reps = 5;
-static int g_failures = 0;
 static double g_clock_overhead = 0.0;  // cycles of one clock64() read pair, subtracted from timings
-
-__device__ __forceinline__ long long rd_clock64() {
-    long long t;
-    asm volatile("mov.u64 %0, %%clock64;" : "=l"(t)::"memory");
-    return t;
-}
-
-static double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    size_t n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-static void emit(const char* bench, const char* metric, double value, const char* unit) {
-    printf("%s,%s,%.3f,%s\n", bench, metric, value, unit);
-    fflush(stdout);
-}
-
-static void fail(const char* bench, const char* what) {
-    fprintf(stderr, "%s: FAIL (%s: %s)\n", g_prog, bench, what);
-    printf("# FAIL %s: %s\n", bench, what);
-    ++g_failures;
-}
 
 static void parse_args(int argc, char** argv, const char* prog) {
     g_prog = prog;
@@ -69,19 +25,8 @@ static void parse_args(int argc, char** argv, const char* prog) {
 }
 
 static void print_device_header() {
-    int dev = 0, clock_khz = 0, sms = 0, major = 0, minor = 0, drv = 0, rt = 0;
-    CHECK(cudaGetDevice(&dev));
-    cudaDeviceProp prop;
-    CHECK(cudaGetDeviceProperties(&prop, dev));
-    CHECK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, dev));
-    CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
-    CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev));
-    cudaDriverGetVersion(&drv);
-    cudaRuntimeGetVersion(&rt);
-    printf("# %s: device %s, cc %d.%d, %d SMs, SM clock (cudaDevAttrClockRate) %.0f MHz, "
-           "driver API %d, runtime %d, median of %d reps\n",
-           g_prog, prop.name, major, minor, sms, clock_khz / 1000.0, drv, rt, g_reps);
+    query_device_basics();
+    print_device_line("", "");
 }
 
 // ---- clock64 overhead: 64 back-to-back reads by one thread, minimum and mean difference ----
@@ -132,13 +77,4 @@ static bool close_rel(double got, double ref, double rel, double abs_tol) {
     if (std::isnan(ref)) return std::isnan(got);
     if (std::isinf(ref)) return got == ref;
     return std::fabs(got - ref) <= abs_tol + rel * std::fabs(ref);
-}
-
-static int finish() {
-    if (g_failures) {
-        printf("# %s: FAIL (%d checks failed)\n", g_prog, g_failures);
-        return 1;
-    }
-    printf("# %s: PASS\n", g_prog);
-    return 0;
 }

@@ -13,18 +13,11 @@ here="$(cd "$(dirname "$0")" && pwd)"
 out="${1:-hw_out}"
 ARCH="${ARCH:-sm_90}" REPS="${REPS:-7}" RUNS="${RUNS:-3}"
 mkdir -p "$out/sass" "$out/bin" "$out/bin80"
-{
-    echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-    echo "host: $(uname -srm)"
-    nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,power.limit,persistence_mode --format=csv
-    nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm --format=csv
-    nvcc --version | tail -2
-    echo "== nvidia-smi -q -d CLOCK (before)"
-    nvidia-smi -q -d CLOCK
-} > "$out/env.txt" 2>&1
-
-nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem --format=csv -lms 100 > "$out/clock_samples.csv" 2>&1 &
-sampler=$!
+# shellcheck source-path=SCRIPTDIR source=../common/hw_lib.sh
+. "$here/../common/hw_lib.sh"
+hw_env_begin "$out" name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,power.limit,persistence_mode \
+    name,clocks.sm,clocks.max.sm
+hw_sampler_start "$out" 100
 
 "$here/run.sh" --arch "$ARCH" --reps "$REPS" --build-dir "$out/bin" --sass "$out/sass" > "$out/warmup.csv"
 echo "warm-up run: exit $?" >> "$out/env.txt"
@@ -37,11 +30,7 @@ done
 "$here/run.sh" --arch sm_80 --reps "$REPS" --build-dir "$out/bin80" --sass "$out/sass" > "$out/sm80build.csv"
 echo "sm_80 build run: exit $?" >> "$out/env.txt"
 
-kill "$sampler" 2>/dev/null
-wait "$sampler" 2>/dev/null
-{
-    echo "== nvidia-smi -q -d CLOCK (after)"
-    nvidia-smi -q -d CLOCK
-} >> "$out/env.txt" 2>&1
+hw_sampler_stop
+hw_env_end "$out"
 python3 "$here/merge_runs.py" "${runs[@]}" > "$out/measured.csv"
 rm -rf "$out/bin" "$out/bin80"
