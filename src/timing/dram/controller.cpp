@@ -69,6 +69,8 @@ Controller::Controller(const config::DramConfig& cfg, double sm_clock_mhz, doubl
   }
 
   pcs_.resize(npc);
+  decision_.resize(npc);
+  for (const WindowRule& w : windows_) channel_windows_ |= w.level == Level(0);
   refresh_interval_ = compute_refresh_interval();
   const uint64_t interval = refresh_interval_;
   for (uint32_t p = 0; p < npc; ++p) {
@@ -180,6 +182,7 @@ void Controller::push(const Request& r, uint64_t now) {
   }
   pc.next_time = std::min(pc.next_time, arrive);
   pc.next_sm = dram_to_sm(pc.next_time);
+  pc.decided = false;
 }
 
 uint64_t Controller::earliest(Cmd c, uint32_t p, uint32_t bank) const {
@@ -377,17 +380,26 @@ void Controller::execute(uint32_t p, const Decision& d) {
     default: break;
   }
   update_timing(d.cmd, p, d.bank, t);
+  // A rule at the channel level also delays the other pseudo-channels of the channel: their
+  // remembered decisions may be too early now.
+  if (!effects_[unsigned(d.cmd)][0].empty() || channel_windows_) {
+    const uint32_t first = p / spec_.pseudo_channels * spec_.pseudo_channels;
+    for (uint32_t q = first; q < first + spec_.pseudo_channels && q < pcs_.size(); ++q) pcs_[q].decided = false;
+  }
 }
 
 void Controller::run_pc(uint32_t p, uint64_t limit) {
   Pc& pc = pcs_[p];
   for (;;) {
-    const Decision d = evaluate(p);
+    const Decision d = pc.decided ? decision_[p] : evaluate(p);
     if (d.time > limit || d.time == kNever) {
       pc.next_time = d.time;
       pc.next_sm = d.time == kNever ? kNever : dram_to_sm(d.time);
+      decision_[p] = d;
+      pc.decided = true;
       return;
     }
+    pc.decided = false;
     pc.cur = d.time;
     if (d.cmd != Cmd::Count) execute(p, d);
   }

@@ -124,6 +124,9 @@ class Controller {
     bool ref_pending = false;
     bool draining = false;
     int8_t last_col = -1;              // 0: the last column command was RD, 1: WR
+    // The decision evaluate() made at `cur` that lay beyond the last advance(): valid until a
+    // request arrives (push) or the clock moves, so the next advance() need not redo it.
+    bool decided = false;
   };
 
   struct Decision {
@@ -172,6 +175,8 @@ class Controller {
   std::vector<WindowRule> windows_;
 
   std::vector<Pc> pcs_;
+  std::vector<Decision> decision_;  // per pseudo-channel: Pc::decided's decision
+  bool channel_windows_ = false;    // a window rule (e.g. nFAW) counts at the channel level
   std::vector<int32_t> first_hit_, first_other_;  // scratch for evaluate(), per bank (kept at -1 between calls)
   std::vector<uint32_t> touched_;                 // banks with arrived requests, this evaluation
   struct Done {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 
 namespace warpsim::timing {
 
@@ -10,31 +11,43 @@ void coalesce(const std::vector<func::MemAccess>& acc, uint32_t line_bytes, uint
   out.clear();
   // Addresses seen per line, to count distinct ones (atomics); small linear sets: a warp has at
   // most 32 lanes x a few accesses.
-  static thread_local std::vector<std::pair<size_t, uint64_t>> seen;
-  seen.clear();
+  static thread_local std::vector<std::pair<size_t, uint64_t>> seen_tls;
+  std::vector<std::pair<size_t, uint64_t>>* seen = nullptr;
+  if (count_distinct) {
+    seen = &seen_tls;
+    seen->clear();
+  }
+  // Line and sector sizes are powers of two on every machine we model: shifts, not divisions
+  // (this runs for every lane of every global memory instruction).
+  const bool pow2 = std::has_single_bit(line_bytes) && std::has_single_bit(sector_bytes);
+  const unsigned lshift = unsigned(std::countr_zero(line_bytes)), sshift = unsigned(std::countr_zero(sector_bytes));
+  auto line_of = [&](uint64_t a) { return pow2 ? a >> lshift : a / line_bytes; };
+  auto sector_of = [&](uint64_t off) { return pow2 ? off >> sshift : off / sector_bytes; };
   for (const func::MemAccess& a : acc) {
-    uint64_t first = a.addr / line_bytes, last = (a.addr + std::max<uint16_t>(a.bytes, 1) - 1) / line_bytes;
+    const uint64_t end = a.addr + std::max<uint16_t>(a.bytes, 1);
+    const uint64_t first = line_of(a.addr), last = line_of(end - 1);
     for (uint64_t line = first; line <= last; ++line) {
       // Neighbouring lanes usually share the last line touched: look there first.
       size_t k = !out.empty() && out.back().line == line ? out.size() - 1 : 0;
       while (k < out.size() && out[k].line != line) ++k;
       if (k == out.size()) out.push_back(LineAccess{line, 0, 0, 0, 0});
       LineAccess& la = out[k];
-      uint64_t lo = std::max(a.addr, line * line_bytes), hi = std::min(a.addr + std::max<uint16_t>(a.bytes, 1), (line + 1) * line_bytes);
-      for (uint64_t s = (lo - line * line_bytes) / sector_bytes; s <= (hi - 1 - line * line_bytes) / sector_bytes; ++s)
-        la.sectors |= 1u << s;
+      const uint64_t base = line * line_bytes;
+      const uint64_t lo = std::max(a.addr, base), hi = std::min(end, base + line_bytes);
+      const uint64_t s0 = sector_of(lo - base), s1 = sector_of(hi - 1 - base);
+      la.sectors |= uint32_t(((2ull << s1) - 1) & ~((1ull << s0) - 1));
       la.lanes |= 1u << (a.lane & 31);
       if (la.l2 == func::L2Hint::Unchanged) la.l2 = a.l2;
       ++la.accesses;
-      if (!count_distinct) continue;
+      if (!seen) continue;
       bool dup = false;
-      for (auto& [kk, ad] : seen)
+      for (auto& [kk, ad] : *seen)
         if (kk == k && ad == a.addr) {
           dup = true;
           break;
         }
       if (!dup) {
-        seen.emplace_back(k, a.addr);
+        seen->emplace_back(k, a.addr);
         ++la.distinct;
       }
     }

@@ -28,9 +28,11 @@ class L1Cache {
 
   void configure(uint32_t capacity_bytes, uint32_t line, uint32_t assoc, uint32_t entries) {
     resize(capacity_bytes, line, assoc);
-    entries_.assign(entries, Entry{});
+    // Entries are created as misses need them (in the order a full free list would hand them out):
+    // a kernel with few misses in flight never touches the memory of 1024 of them on 108 SMs.
+    entries_.clear();
     free_.clear();
-    for (uint32_t i = entries; i-- > 0;) free_.push_back(i);
+    max_entries_ = entries;
     by_line_.clear();
   }
   // A new capacity for the tags (a different shared-memory carve-out); requests in flight keep
@@ -57,14 +59,20 @@ class L1Cache {
     }
     return got;
   }
-  bool full() const { return free_.empty(); }
+  bool full() const { return free_.empty() && entries_.size() >= max_entries_; }
   // A new miss-status entry (the caller checked !full()).
   // `joinable`: later misses may wait on it (loads); a store's entry only holds its place in
   // the write path until L2 accepts the data.
   uint32_t allocate(uint64_t line, uint32_t sectors, bool allocate, bool evict_first, uint32_t waiter,
                     bool joinable = true) {
-    uint32_t e = free_.back();
-    free_.pop_back();
+    uint32_t e;
+    if (free_.empty()) {
+      e = uint32_t(entries_.size());
+      entries_.emplace_back();
+    } else {
+      e = free_.back();
+      free_.pop_back();
+    }
     Entry& en = entries_[e];
     en.line = line;
     en.sectors = sectors;
@@ -110,7 +118,8 @@ class L1Cache {
  private:
   SectorCache tags_;
   std::vector<Entry> entries_;
-  std::vector<uint32_t> free_;
+  std::vector<uint32_t> free_;  // entries created and free again
+  size_t max_entries_ = 0;
   std::unordered_map<uint64_t, std::vector<uint32_t>> by_line_;
 };
 
