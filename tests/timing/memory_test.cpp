@@ -6,6 +6,9 @@
 #include <gtest/gtest.h>
 
 #include <bit>
+#include <map>
+#include <random>
+#include <set>
 #include <vector>
 
 #include "timing/memory/coalescer.hpp"
@@ -63,6 +66,53 @@ TEST(Coalescer, SameAddressIsOneSectorOneDistinctAddress) {
   EXPECT_EQ(out[0].sectors, 0x4u);  // byte 0x40 is in sector 2
   EXPECT_EQ(out[0].accesses, 32u);
   EXPECT_EQ(out[0].distinct, 1u);
+}
+
+// Any access pattern, against a plain map-based grouping written here: uncoalesced warps with
+// many lines (the coalescer indexes lines by hash beyond a few), repeats, vectors, atomics.
+TEST(Coalescer, MatchesReferenceGroupingForRandomPatterns) {
+  std::mt19937_64 rng(7);
+  for (int iter = 0; iter < 2000; ++iter) {
+    std::vector<MemAccess> acc;
+    const unsigned n = 1 + unsigned(rng() % 128);
+    const uint64_t span = uint64_t(128) << (rng() % 12);  // 1 line ... 2048 lines
+    for (unsigned i = 0; i < n; ++i) {
+      const unsigned bytes = 1u << (rng() % 5);  // 1..16
+      const uint64_t addr = (0x100000 + rng() % span) & ~uint64_t(bytes - 1);
+      acc.push_back(MemAccess{addr, uint16_t(bytes), uint8_t(i % 32), TraceSpace::Global, false});
+    }
+    const bool atomic = rng() % 2;
+    std::vector<LineAccess> out;
+    coalesce(acc, 128, 32, out, atomic);
+    // Reference: lines in first-touch order, with their sectors, lanes, accesses, distinct addresses.
+    std::vector<uint64_t> order;
+    std::map<uint64_t, LineAccess> ref;
+    std::map<uint64_t, std::set<uint64_t>> addrs;
+    for (auto& a : acc)
+      for (uint64_t b = a.addr; b < a.addr + a.bytes; ++b) {
+        const uint64_t line = b / 128;
+        if (!ref.count(line)) {
+          order.push_back(line);
+          ref[line] = LineAccess{line, 0, 0, 0, 0};
+        }
+        ref[line].sectors |= 1u << (b % 128 / 32);
+        ref[line].lanes |= 1u << a.lane;
+      }
+    for (auto& a : acc)
+      for (uint64_t line = a.addr / 128; line <= (a.addr + a.bytes - 1) / 128; ++line) {
+        ++ref[line].accesses;
+        addrs[line].insert(a.addr);
+      }
+    ASSERT_EQ(out.size(), order.size()) << "iteration " << iter;
+    for (size_t i = 0; i < order.size(); ++i) {
+      const LineAccess& r = ref[order[i]];
+      EXPECT_EQ(out[i].line, r.line);
+      EXPECT_EQ(out[i].sectors, r.sectors);
+      EXPECT_EQ(out[i].lanes, r.lanes);
+      EXPECT_EQ(out[i].accesses, r.accesses);
+      if (atomic) EXPECT_EQ(out[i].distinct, addrs[order[i]].size());
+    }
+  }
 }
 
 TEST(Coalescer, LocalInterleaveMakesSameOffsetContiguous) {

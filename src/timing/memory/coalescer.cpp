@@ -23,14 +23,53 @@ void coalesce(const std::vector<func::MemAccess>& acc, uint32_t line_bytes, uint
   const unsigned lshift = unsigned(std::countr_zero(line_bytes)), sshift = unsigned(std::countr_zero(sector_bytes));
   auto line_of = [&](uint64_t a) { return pow2 ? a >> lshift : a / line_bytes; };
   auto sector_of = [&](uint64_t off) { return pow2 ? off >> sshift : off / sector_bytes; };
+  // Lines found so far: a linear search while there are few, then (an uncoalesced warp touches up
+  // to 32 lines per access slot) an open-addressing index, so the search stays O(1).
+  constexpr size_t kLinear = 8, kSlots = 512;
+  uint64_t keys[kSlots];
+  uint32_t vals[kSlots];
+  bool hashed = false;
+  auto slot_of = [&](uint64_t line) {
+    size_t h = size_t((line * 0x9e3779b97f4a7c15ull) >> 55);  // 9 bits
+    while (vals[h] != ~0u && keys[h] != line) h = (h + 1) & (kSlots - 1);
+    return h;
+  };
+  auto find = [&](uint64_t line) -> size_t {
+    // Neighbouring lanes usually share the last line touched: look there first.
+    if (!out.empty() && out.back().line == line) return out.size() - 1;
+    if (!hashed) {
+      size_t k = 0;
+      while (k < out.size() && out[k].line != line) ++k;
+      if (k == out.size()) {
+        out.push_back(LineAccess{line, 0, 0, 0, 0});
+        if (out.size() > kLinear && out.size() < kSlots / 2) {
+          hashed = true;
+          std::fill(vals, vals + kSlots, ~0u);
+          for (size_t i = 0; i < out.size(); ++i) {
+            const size_t h = slot_of(out[i].line);
+            keys[h] = out[i].line;
+            vals[h] = uint32_t(i);
+          }
+        }
+      }
+      return k;
+    }
+    const size_t h = slot_of(line);
+    if (vals[h] != ~0u) return vals[h];
+    out.push_back(LineAccess{line, 0, 0, 0, 0});
+    if (out.size() < kSlots / 2) {
+      keys[h] = line;
+      vals[h] = uint32_t(out.size() - 1);
+    } else {
+      hashed = false;  // beyond the index's load limit: back to searching (never in practice)
+    }
+    return out.size() - 1;
+  };
   for (const func::MemAccess& a : acc) {
     const uint64_t end = a.addr + std::max<uint16_t>(a.bytes, 1);
     const uint64_t first = line_of(a.addr), last = line_of(end - 1);
     for (uint64_t line = first; line <= last; ++line) {
-      // Neighbouring lanes usually share the last line touched: look there first.
-      size_t k = !out.empty() && out.back().line == line ? out.size() - 1 : 0;
-      while (k < out.size() && out[k].line != line) ++k;
-      if (k == out.size()) out.push_back(LineAccess{line, 0, 0, 0, 0});
+      const size_t k = find(line);
       LineAccess& la = out[k];
       const uint64_t base = line * line_bytes;
       const uint64_t lo = std::max(a.addr, base), hi = std::min(end, base + line_bytes);

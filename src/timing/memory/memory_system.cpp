@@ -66,6 +66,10 @@ struct MemorySystem::Impl {
   std::vector<L2Slice> slices;
   std::vector<std::unique_ptr<dram::Controller>> ctrls;
   std::vector<uint64_t> cnext;  // each controller's next_event(), refreshed after every call into it
+  // Their minimum, recomputed only when the controller that held it moved later (asked for at
+  // every memory event).
+  mutable uint64_t cmin = kNone;
+  mutable bool cmin_stale = false;
   // DRAM transactions not yet accepted, per controller: reads and writes queue apart so that a
   // full write queue does not hold reads back (and the reverse).
   std::vector<std::deque<uint32_t>> ctrl_reads, ctrl_writes;
@@ -146,7 +150,10 @@ struct MemorySystem::Impl {
         ctrls[c]->push(rq, t);
         w->pop_front();
       }
+    const uint64_t old = cnext[c];
     cnext[c] = ctrls[c]->next_event();
+    if (cnext[c] <= cmin) cmin = cnext[c];
+    else if (old == cmin) cmin_stale = true;
   }
   void dram_done(uint32_t id, uint64_t t) {
     DramTxn x = txns[id];
@@ -330,9 +337,12 @@ struct MemorySystem::Impl {
   }
 
   uint64_t ctrl_next() const {
-    uint64_t n = kNone;
-    for (uint64_t c : cnext) n = std::min(n, c);
-    return n;
+    if (cmin_stale) {
+      cmin = kNone;
+      for (uint64_t c : cnext) cmin = std::min(cmin, c);
+      cmin_stale = false;
+    }
+    return cmin;
   }
 };
 
