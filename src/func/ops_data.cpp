@@ -143,6 +143,30 @@ void exec_ld(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
   uint64_t flat_size = 0;
   if (sp == AccessSpace::Shared) flat = ctx.cta.shared.data(), flat_size = ctx.cta.shared.size();
   else if (sp == AccessSpace::KernelParam) flat = ctx.launch.params.data(), flat_size = ctx.launch.params.size();
+  // A kernel parameter at a fixed offset (every warp's first loads) is the same for every lane:
+  // read it once. Out of bounds, misaligned or traced, the general path below reports and records.
+  if (sp == AccessSpace::KernelParam && !base && !ctx.launch.trace) {
+    const uint64_t a = lane_address(ctx, in, nullptr, 0);
+    if (!(total > 1 && (a & (total - 1))) && a < flat_size && flat_size - a >= total) {
+      for (unsigned k = 0; k < vec; ++k) {
+        Ref d = ops[1 + k];
+        if (d.is_none()) continue;
+        uint64_t v = load_bytes(flat + a + k * esize, esize);
+        if (d.kind() == Ref::Pred) {
+          ctx.set_pred(d, v ? ~0u : 0u, mask);
+          continue;
+        }
+        if (Signed && esize < 8) {
+          unsigned sh = 64 - esize * 8;
+          v = uint64_t(int64_t(v << sh) >> sh);
+        }
+        v = canon(v, in.type2);
+        uint64_t* dst = ctx.dst(d);
+        for (uint32_t m = mask; m; m &= m - 1) dst[std::countr_zero(m)] = v;
+      }
+      return;
+    }
+  }
   HintScope hint(ctx, in, ops);
   for (unsigned l = 0; l < kWarpSize; ++l) {
     if (!(mask >> l & 1)) continue;
