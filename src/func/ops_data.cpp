@@ -74,6 +74,30 @@ uint8_t* resolve_access(ExecCtx& ctx, AccessSpace sp, unsigned l, uint64_t addr,
 
 namespace {
 
+// The global page the previous lane of an ld/st touched: the lanes of a warp usually share it, so
+// the page table is walked once per page, not per lane. Faults, shared/local windows of generic
+// addresses and the constant space go through resolve_access every time.
+struct GlobalPage {
+  uint64_t page = ~0ull;
+  uint8_t* data = nullptr;
+  uint8_t* resolve(ExecCtx& ctx, AccessSpace sp, unsigned l, uint64_t a, unsigned n, bool write) {
+    const uint64_t off_mask = ctx.launch.mem->page_size() - 1;
+    const bool global = sp == AccessSpace::Global || sp == AccessSpace::Generic;
+    if (global && (a & ~off_mask) == page && !(n > 1 && (a & (n - 1)))) {
+      if (ctx.launch.trace) ctx.launch.trace->add(a, n, l, TraceSpace::Global, write);
+      return data + (a & off_mask);
+    }
+    uint8_t* p = resolve_access(ctx, sp, l, a, n, write);
+    const bool window = (a >= kSharedWindow && a - kSharedWindow < kWindowSize) ||
+                        (a >= kLocalWindow && a - kLocalWindow < kWindowSize);
+    if (p && global && !(sp == AccessSpace::Generic && window)) {
+      page = a & ~off_mask;
+      data = p - (a & off_mask);
+    }
+    return p;
+  }
+};
+
 AccessSpace space_of_impl(const Instruction& ins, const MemRef& r) {
   if (r.rel == MemRef::KernelParam) return AccessSpace::KernelParam;
   if (r.rel == MemRef::FuncParam) return AccessSpace::FuncParam;
@@ -167,6 +191,7 @@ void exec_ld(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
       return;
     }
   }
+  GlobalPage page;
   HintScope hint(ctx, in, ops);
   for (unsigned l = 0; l < kWarpSize; ++l) {
     if (!(mask >> l & 1)) continue;
@@ -177,7 +202,7 @@ void exec_ld(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
       p = flat + a;
       if (ctx.launch.trace)
         ctx.launch.trace->add(a, total, l, sp == AccessSpace::Shared ? TraceSpace::Shared : TraceSpace::Param, false);
-    } else if (!(p = resolve_access(ctx, sp, l, a, total, false))) return;
+    } else if (!(p = page.resolve(ctx, sp, l, a, total, false))) return;
     for (unsigned k = 0; k < vec; ++k) {
       Ref d = ops[1 + k];
       if (d.is_none()) continue;
@@ -203,6 +228,7 @@ void exec_st(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
   // Shared memory: bounds and alignment checked inline, as in exec_ld.
   uint8_t* flat = sp == AccessSpace::Shared ? ctx.cta.shared.data() : nullptr;
   const uint64_t flat_size = ctx.cta.shared.size();
+  GlobalPage page;
   HintScope hint(ctx, in, ops);
   for (unsigned l = 0; l < kWarpSize; ++l) {
     if (!(mask >> l & 1)) continue;
@@ -212,7 +238,7 @@ void exec_st(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
     if (flat && !(total > 1 && (a & (total - 1))) && a < flat_size && flat_size - a >= total) {
       p = flat + a;
       if (ctx.launch.trace) ctx.launch.trace->add(a, total, l, TraceSpace::Shared, true);
-    } else if (!(p = resolve_access(ctx, sp, l, a, total, true))) return;
+    } else if (!(p = page.resolve(ctx, sp, l, a, total, true))) return;
     for (unsigned k = 0; k < vec; ++k) {
       Ref s = ops[1 + k];
       uint64_t v = s.kind() == Ref::Pred ? ((ctx.pred(s) >> l) & 1) : ctx.src(s)[l];
