@@ -13,6 +13,7 @@
 
 #include "timing/memory/coalescer.hpp"
 #include "timing/memory/crossbar.hpp"
+#include "timing/memory/l1_cache.hpp"
 #include "timing/memory/memory_system.hpp"
 #include "timing/memory/sector_cache.hpp"
 #include "timing/memory/tlb.hpp"
@@ -120,6 +121,43 @@ TEST(Coalescer, LocalInterleaveMakesSameOffsetContiguous) {
   uint64_t a0 = local_address(1 << 20, 8, 0, 4), a31 = local_address(1 << 20, 8, 31, 4);
   EXPECT_EQ(a31 - a0, 124u);
   EXPECT_EQ(a0 % 128, 0u);
+}
+
+// The L1's miss-status entries against a plain list of the entries in flight: which sectors a
+// new miss finds in flight (join) and how many entries it waits on, through random allocations,
+// completions and joins over a few lines (several entries per line, index collisions, growth).
+TEST(L1Cache, MissEntriesMatchReferenceUnderRandomTraffic) {
+  L1Cache l1;
+  l1.configure(64 * 1024, 128, 4, 256);
+  struct Ref { uint64_t line; uint32_t sectors; bool joinable; };
+  std::map<uint32_t, Ref> busy;  // entry -> what it holds
+  std::mt19937_64 rng(11);
+  uint32_t waiter = 0;
+  for (int step = 0; step < 50000; ++step) {
+    const uint64_t line = rng() % 300;  // more lines than entries, so chains and probes vary
+    const uint32_t sectors = 1u + uint32_t(rng() % 15);
+    const unsigned op = unsigned(rng() % 3);
+    if (op == 0 && !l1.full()) {
+      const bool joinable = rng() % 4 != 0;
+      const uint32_t e = l1.allocate(line, sectors, true, false, waiter++, joinable);
+      ASSERT_FALSE(busy.count(e));
+      busy[e] = Ref{line, sectors, joinable};
+    } else if (op == 1 && !busy.empty()) {
+      auto it = busy.begin();
+      std::advance(it, rng() % busy.size());
+      ASSERT_TRUE(l1.valid_entry(it->first));
+      l1.complete(it->first);
+      EXPECT_FALSE(l1.valid_entry(it->first));
+      busy.erase(it);
+    } else {
+      uint32_t want = 0, want_joined = 0, joined = 0;
+      for (auto& [e, r] : busy)
+        if (r.joinable && r.line == line && (r.sectors & sectors)) want |= r.sectors & sectors, ++want_joined;
+      EXPECT_EQ(l1.join(line, sectors, waiter++, joined), want) << "step " << step;
+      EXPECT_EQ(joined, want_joined) << "step " << step;
+    }
+    EXPECT_EQ(l1.full(), busy.size() == 256u);
+  }
 }
 
 TEST(SharedBanks, ConflictPatterns) {

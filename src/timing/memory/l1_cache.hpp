@@ -7,7 +7,7 @@
 #pragma once
 
 #include <cstdint>
-#include <unordered_map>
+#include <algorithm>
 #include <vector>
 
 #include "timing/memory/sector_cache.hpp"
@@ -23,8 +23,10 @@ class L1Cache {
     bool evict_first = false;
     bool busy = false;
     bool joinable = true;
-    std::vector<uint32_t> waiters;  // instruction trackers of the SM
+    uint32_t next_same_line = kNil;  // the next joinable entry of the same line
+    std::vector<uint32_t> waiters;   // instruction trackers of the SM
   };
+  static constexpr uint32_t kNil = ~0u;
 
   void configure(uint32_t capacity_bytes, uint32_t line, uint32_t assoc, uint32_t entries) {
     resize(capacity_bytes, line, assoc);
@@ -33,7 +35,7 @@ class L1Cache {
     entries_.clear();
     free_.clear();
     max_entries_ = entries;
-    by_line_.clear();
+    heads_.clear();
   }
   // A new capacity for the tags (a different shared-memory carve-out); requests in flight keep
   // their miss-status entries.
@@ -46,10 +48,8 @@ class L1Cache {
   // Sectors among `sectors` already in flight; adds `waiter` to each entry that has some.
   uint32_t join(uint64_t line, uint32_t sectors, uint32_t waiter, uint32_t& joined) {
     joined = 0;
-    auto it = by_line_.find(line);
-    if (it == by_line_.end()) return 0;
     uint32_t got = 0;
-    for (uint32_t e : it->second) {
+    for (uint32_t e = heads_.head(line); e != kNil; e = entries_[e].next_same_line) {
       Entry& en = entries_[e];
       if (en.sectors & sectors) {
         got |= en.sectors & sectors;
@@ -82,7 +82,11 @@ class L1Cache {
     en.waiters.clear();
     en.waiters.push_back(waiter);
     en.joinable = joinable;
-    if (joinable) by_line_[line].push_back(e);
+    en.next_same_line = kNil;
+    if (joinable) {
+      en.next_same_line = heads_.head(line);
+      heads_.set(line, e);
+    }
     return e;
   }
   // The data of entry e is back: fills the tags and frees the entry; its waiters are returned
@@ -90,16 +94,16 @@ class L1Cache {
   const std::vector<uint32_t>& complete(uint32_t e) {
     Entry& en = entries_[e];
     if (en.allocate) tags_.fill(en.line, en.sectors, en.evict_first ? Evict::First : Evict::Unchanged);
-    auto it = en.joinable ? by_line_.find(en.line) : by_line_.end();
-    if (it != by_line_.end()) {
-      auto& v = it->second;
-      for (size_t i = 0; i < v.size(); ++i)
-        if (v[i] == e) {
-          v[i] = v.back();
-          v.pop_back();
-          break;
-        }
-      if (v.empty()) by_line_.erase(it);
+    if (en.joinable) {
+      // Unlink e from its line's chain.
+      uint32_t h = heads_.head(en.line);
+      if (h == e) {
+        if (en.next_same_line == kNil) heads_.erase(en.line);
+        else heads_.set(en.line, en.next_same_line);
+      } else {
+        while (h != kNil && entries_[h].next_same_line != e) h = entries_[h].next_same_line;
+        if (h != kNil) entries_[h].next_same_line = en.next_same_line;
+      }
     }
     en.busy = false;
     free_.push_back(e);
@@ -112,7 +116,7 @@ class L1Cache {
         entries_[i].busy = false;
         free_.push_back(i);
       }
-    by_line_.clear();
+    heads_.clear();
   }
 
  private:
@@ -120,7 +124,66 @@ class L1Cache {
   std::vector<Entry> entries_;
   std::vector<uint32_t> free_;  // entries created and free again
   size_t max_entries_ = 0;
-  std::unordered_map<uint64_t, std::vector<uint32_t>> by_line_;
+  // The first joinable entry of each line in flight: open addressing with linear probing and
+  // backward-shift deletion over at most max_entries_ lines, so a miss allocates nothing (a map of
+  // vectors made two heap allocations per miss).
+  class LineHeads {
+   public:
+    uint32_t head(uint64_t line) const {
+      if (keys_.empty()) return kNil;
+      for (size_t i = slot(line);; i = (i + 1) & mask_) {
+        if (vals_[i] == kNil) return kNil;
+        if (keys_[i] == line) return vals_[i];
+      }
+    }
+    void set(uint64_t line, uint32_t e) {
+      if (2 * (used_ + 1) > keys_.size()) grow();
+      size_t i = slot(line);
+      while (vals_[i] != kNil && keys_[i] != line) i = (i + 1) & mask_;
+      if (vals_[i] == kNil) ++used_;
+      keys_[i] = line;
+      vals_[i] = e;
+    }
+    void erase(uint64_t line) {
+      if (keys_.empty()) return;
+      size_t i = slot(line);
+      while (vals_[i] != kNil && keys_[i] != line) i = (i + 1) & mask_;
+      if (vals_[i] == kNil) return;
+      // Backward shift: move later entries of the probe run into the hole.
+      for (size_t j = (i + 1) & mask_; vals_[j] != kNil; j = (j + 1) & mask_) {
+        const size_t home = slot(keys_[j]);
+        if (((j - home) & mask_) >= ((j - i) & mask_)) {
+          keys_[i] = keys_[j];
+          vals_[i] = vals_[j];
+          i = j;
+        }
+      }
+      vals_[i] = kNil;
+      --used_;
+    }
+    void clear() {
+      std::fill(vals_.begin(), vals_.end(), kNil);
+      used_ = 0;
+    }
+
+   private:
+    size_t slot(uint64_t line) const { return size_t((line * 0x9e3779b97f4a7c15ull) >> 20) & mask_; }
+    void grow() {
+      std::vector<uint64_t> k = std::move(keys_);
+      std::vector<uint32_t> v = std::move(vals_);
+      const size_t n = std::max<size_t>(64, 2 * k.size());
+      keys_.assign(n, 0);
+      vals_.assign(n, kNil);
+      mask_ = n - 1;
+      used_ = 0;
+      for (size_t i = 0; i < k.size(); ++i)
+        if (v[i] != kNil) set(k[i], v[i]);
+    }
+    std::vector<uint64_t> keys_;
+    std::vector<uint32_t> vals_;
+    size_t mask_ = 0, used_ = 0;
+  };
+  LineHeads heads_;
 };
 
 }  // namespace warpsim::timing
