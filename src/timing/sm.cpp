@@ -457,7 +457,7 @@ uint64_t Sm::memory_issue(WarpCtx& w, const InstrTiming& it, uint64_t t) {
     return t + it.latency + (wf - ideal);
   }
   // Global and local memory through L1TEX. Local memory is interleaved across the warp's lanes.
-  static thread_local std::vector<func::MemAccess> acc;
+  std::vector<func::MemAccess>& acc = global_acc_;
   acc.clear();
   // Local memory as the memory system sees it: per SM warp slot, in the generic local window.
   const uint64_t local_base = func::kLocalWindow + (uint64_t(id_) * m_.max_warps + w.slot) * (64ull << 20);
@@ -680,7 +680,7 @@ void Sm::on_response(uint32_t tag, uint64_t t) {
   if (tag & kDirectTag) {
     part_done(tag & ~kDirectTag);
   } else if (l1_.valid_entry(tag)) {
-    static thread_local std::vector<uint32_t> waiters;
+    std::vector<uint32_t>& waiters = waiters_;
     waiters = l1_.complete(tag);
     for (uint32_t id : waiters) part_done(id);
     // A miss-status entry is free: queued misses go out, and the load/store unit reopens.

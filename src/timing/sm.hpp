@@ -184,6 +184,8 @@ class Sm : public MemClient {
   func::MemTrace trace_;
   AsyncBarriers async_bars_;
   std::vector<LineAccess> lines_;
+  std::vector<func::MemAccess> global_acc_;  // memory_issue: the global/local accesses to coalesce
+  std::vector<uint32_t> waiters_;            // on_response: the trackers a completed entry wakes
   std::vector<Tracker> trackers_;
   std::vector<uint32_t> free_trackers_;
   std::vector<QueuedMiss> miss_queue_;  // misses waiting for a miss-status entry (FIFO)

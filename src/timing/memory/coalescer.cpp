@@ -68,6 +68,16 @@ void coalesce(const std::vector<func::MemAccess>& acc, uint32_t line_bytes, uint
   for (const func::MemAccess& a : acc) {
     const uint64_t end = a.addr + std::max<uint16_t>(a.bytes, 1);
     const uint64_t first = line_of(a.addr), last = line_of(end - 1);
+    // The common case first: a coalesced lane inside the line of the lane before it.
+    if (pow2 && !seen && first == last && !out.empty() && out.back().line == first) {
+      LineAccess& la = out.back();
+      const uint64_t off = a.addr & (line_bytes - 1);
+      la.sectors |= uint32_t(((2ull << ((off + (end - a.addr) - 1) >> sshift)) - 1) & ~((1ull << (off >> sshift)) - 1));
+      la.lanes |= 1u << (a.lane & 31);
+      if (la.l2 == func::L2Hint::Unchanged) la.l2 = a.l2;
+      ++la.accesses;
+      continue;
+    }
     for (uint64_t line = first; line <= last; ++line) {
       const size_t k = find(line);
       LineAccess& la = out[k];
