@@ -8,6 +8,7 @@ namespace warpsim::timing {
 void SectorCache::configure(uint64_t lines, uint32_t assoc, bool hash_sets) {
   assoc_ = assoc ? assoc : 1;
   sets_ = uint32_t(lines / assoc_);
+  set_mask_ = sets_ && std::has_single_bit(sets_) ? sets_ - 1 : 0;  // 0: not a power of two (or 1 set)
   hash_ = hash_sets;
   ways_.assign(size_t(sets_) * assoc_);
   tick_ = 1;
@@ -15,7 +16,7 @@ void SectorCache::configure(uint64_t lines, uint32_t assoc, bool hash_sets) {
 }
 
 uint32_t SectorCache::set_of(uint64_t line) const {
-  if (!hash_) return uint32_t(line % sets_);
+  if (!hash_) return set_mask_ ? uint32_t(line & set_mask_) : uint32_t(line % sets_);
   // Fold the bits above the index into it so that strides of a power of two spread over sets.
   // A hash of its own (not the one that picks the L2 slice), so that the lines of one slice
   // still spread over all its sets.
@@ -23,7 +24,7 @@ uint32_t SectorCache::set_of(uint64_t line) const {
   h ^= h >> 33;
   h *= 0x165667b19e3779f9ull;
   h ^= h >> 29;
-  return uint32_t(h % sets_);
+  return set_mask_ ? uint32_t(h & set_mask_) : uint32_t(h % sets_);
 }
 
 SectorCache::Way* SectorCache::find(uint64_t line) {

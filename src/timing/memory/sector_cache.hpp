@@ -83,6 +83,7 @@ class SectorCache {
 
   func::ZeroArray<Way> ways_;
   uint32_t sets_ = 0, assoc_ = 0, reserved_ = 0;
+  uint32_t set_mask_ = 0;  // sets_ - 1 when a power of two (a mask, not a division)
   bool hash_ = false;
   uint64_t tick_ = 1;
 };
