@@ -506,6 +506,7 @@ void read_machine(Reader& rd, Machine& m) {
   rd.u32("const_cache.l15_assoc", m.const_cache.l15_assoc);
   rd.u32("const_cache.l15_latency", m.const_cache.l15_latency);
   rd.u32("const_cache.miss_latency", m.const_cache.miss_latency);
+  rd.u32("const_cache.address_cycles", m.const_cache.address_cycles);
   // [xbar]
   rd.u32("xbar.latency", m.xbar.latency);
   rd.u32("xbar.gpc_bytes_per_clk", m.xbar.gpc_bytes_per_clk);
@@ -814,6 +815,7 @@ bool validate(const Machine& m, std::string& error) {
       return bad("const_cache.l15_bytes: must be a positive multiple of const_cache.l15_line x const_cache.l15_assoc");
     if (c.l15_latency == 0) return bad("const_cache.l15_latency: must be positive");
     if (c.miss_latency == 0) return bad("const_cache.miss_latency: must be positive");
+    if (c.address_cycles == 0) return bad("const_cache.address_cycles: must be positive");
   }
   // [xbar]
   if (m.xbar.gpc_bytes_per_clk == 0 || m.xbar.slice_bytes_per_clk == 0) return bad("xbar.gpc_bytes_per_clk: port widths must be positive");
@@ -964,9 +966,10 @@ std::string describe(const Machine& m) {
   if (m.const_cache.enabled) {
     const auto& c = m.const_cache;
     line("constant caches", fmt::format("L1 {} ({} B lines, {}-way, hit {} cy), L1.5 {} ({} B lines, {}-way, hit {} cy), "
-                                        "miss to L2 after {} cy; one address per cycle",
+                                        "miss to L2 after {} cy; {} cy per distinct address",
                                         bytes(c.l1_bytes), c.l1_line, c.l1_assoc, m.ops[unsigned(OpClass::LdConst)].latency,
-                                        bytes(c.l15_bytes), c.l15_line, c.l15_assoc, c.l15_latency, c.miss_latency));
+                                        bytes(c.l15_bytes), c.l15_line, c.l15_assoc, c.l15_latency, c.miss_latency,
+                                        c.address_cycles));
   } else {
     line("constant caches", fmt::format("not modelled: ld.const costs {} cycles", m.ops[unsigned(OpClass::LdConst)].latency));
   }

@@ -223,7 +223,7 @@ struct Machine {
   } tlb;
   // [const_cache]: the SM's constant caches on the ld.const path (LDC in SASS): a small constant L1
   // and a larger L1.5 behind it; L1.5 misses fetch from L2 through the crossbar. A warp's ld.const
-  // is split into one request per distinct address, served one per cycle. With enabled = false an
+  // is split into one request per distinct address, served address_cycles apart. With enabled = false an
   // ld.const costs the fixed [ops] ld_const latency and pipe time (the model before the caches).
   struct ConstCache {
     bool enabled = false;
@@ -236,6 +236,7 @@ struct Machine {
     // The load-to-use latency of a constant-L1 hit is the [ops] ld_const latency.
     uint32_t l15_latency = 0;           // load-to-use of an L1 miss that hits the L1.5, cycles
     uint32_t miss_latency = 0;          // issue to an L1.5 miss's request leaving for the crossbar, cycles
+    uint32_t address_cycles = 1;        // cycles the unit spends per distinct address of a warp's request
   } const_cache;
   // [xbar]: the crossbar between GPCs and L2 slices.
   struct Xbar {

@@ -36,7 +36,7 @@ struct MemoryStats {
   uint64_t const_l1_misses = 0;         // idc__requests_lookup_miss.sum
   uint64_t const_l15_hits = 0;          // constant L1.5 hits (no Nsight metric)
   uint64_t const_l15_misses = 0;        // constant L1.5 misses: fetches from L2
-  uint64_t const_serialization = 0;     // cycles the unit spent beyond one per instruction (distinct addresses - 1)
+  uint64_t const_serialization = 0;     // cycles added by splitting: (distinct addresses - 1) x const_cache.address_cycles
   // TLBs
   uint64_t tlb_l1_hits = 0, tlb_l1_misses = 0, tlb_l2_hits = 0, tlb_l2_misses = 0;
   // L2 (LTS)

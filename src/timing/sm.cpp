@@ -432,9 +432,9 @@ void Sm::send_entry(const QueuedMiss& q, uint64_t t) {
 }
 
 // ld.const: the warp's lanes split into one request per distinct address (CUDA C++ Programming
-// Guide, "Constant Memory"), handed to the constant caches one per cycle from `t` (the MIO unit is
-// busy for as many cycles); the result is ready when the slowest request's data is. L1.5 misses
-// of one instruction are fetched from L2 in parallel.
+// Guide, "Constant Memory"), handed to the constant caches const_cache.address_cycles apart from
+// `t` (the MIO unit is busy until the last one is in); the result is ready when the slowest
+// request's data is. L1.5 misses of one instruction are fetched from L2 in parallel.
 uint64_t Sm::const_issue(WarpCtx& w, const InstrTiming& it, uint64_t t) {
   KernelRun& k = *w.cta->kernel;
   stats::MemoryStats& ctr = k.mem;
@@ -448,11 +448,11 @@ uint64_t Sm::const_issue(WarpCtx& w, const InstrTiming& it, uint64_t t) {
     sm_unit_free_[unit] = t + it.pipe_cycles;
     return t + it.latency;
   }
-  const uint64_t n = addrs.size();
-  sm_unit_free_[unit] = t + std::max<uint64_t>(it.pipe_cycles, n);
+  const uint64_t n = addrs.size(), step = std::max<uint32_t>(1, m_.const_cache.address_cycles);
+  sm_unit_free_[unit] = t + std::max<uint64_t>(it.pipe_cycles, (n - 1) * step + 1);
   ++ctr.const_instructions;
   ctr.const_requests += n;
-  ctr.const_serialization += n - 1;
+  ctr.const_serialization += (n - 1) * step;
   uint32_t tid = new_tracker();
   {
     Tracker& tr = trackers_[tid];
@@ -465,7 +465,7 @@ uint64_t Sm::const_issue(WarpCtx& w, const InstrTiming& it, uint64_t t) {
   const uint32_t line = m_.l1.line, sector = m_.l1.sector;
   const uint64_t page = k.ls->mem ? k.ls->mem->page_size() : 4096;
   for (uint64_t i = 0; i < n; ++i) {
-    const uint64_t s = t + i;
+    const uint64_t s = t + i * step;
     ConstCache::Result r = const_.access(addrs[i], s, tid);
     if (r.level == ConstCache::Level::L1) ++ctr.const_l1_hits;
     else {

@@ -637,7 +637,7 @@ TEST(Timing, MioQueueLetsAWarpHandOverSharedLoads) {
 // ---------------------------------------------------------------- constant caches
 
 // The test machine with its constant caches on: a constant-L1 hit costs 20 cycles (ops.ld_const),
-// an L1.5 hit 50, an L1.5 miss leaves for L2 60 cycles after issue.
+// an L1.5 hit 50, an L1.5 miss leaves for L2 60 cycles after issue; one cycle per distinct address.
 config::Machine const_machine() {
   config::Machine m = test_machine();
   m.ops[unsigned(OpClass::LdConst)] = {Pipe::Mio, 20, 1, config::Scoreboard::Short};
@@ -652,6 +652,7 @@ config::Machine const_machine() {
   c.l15_assoc = 4;
   c.l15_latency = 50;
   c.miss_latency = 60;
+  c.address_cycles = 1;
   return m;
 }
 
@@ -726,6 +727,17 @@ TEST(ConstCache, DistinctAddressesSerialise) {
   // Lanes reading the same address are one request (broadcast), wherever the lanes are.
   Timed b = run_timed(m, const_kernel(1, 0), {1, 1, 1}, {32, 1, 1});
   EXPECT_EQ(b.out[0], cycles[1]);
+}
+
+// The requests of a split ld.const go const_cache.address_cycles apart (the H100 measures 11).
+TEST(ConstCache, AddressCyclesSetTheSerialisationStep) {
+  config::Machine m = const_machine();
+  m.const_cache.address_cycles = 3;
+  Timed one = run_timed(m, const_kernel(1, 64), {1, 1, 1}, {32, 1, 1});
+  Timed eight = run_timed(m, const_kernel(8, 64), {1, 1, 1}, {32, 1, 1});
+  ASSERT_TRUE(one.res.ok() && eight.res.ok());
+  EXPECT_EQ(eight.out[0] - one.out[0], 3.0 * (8 - 1));
+  EXPECT_EQ(eight.st.mem.const_serialization, 2u * 3 * (8 - 1));
 }
 
 // With the model off, ld.const costs its fixed latency whatever the addresses (the old model).
