@@ -371,6 +371,28 @@ uint32_t Sm::new_tracker() {
   return id;
 }
 
+// A tracker for warp w's memory instruction `it` of kernel k issued at t (ready no earlier than its
+// op class's latency).
+uint32_t Sm::new_tracker(const WarpCtx& w, const InstrTiming& it, KernelRun& k, uint64_t t) {
+  const uint32_t id = new_tracker();
+  Tracker& tr = trackers_[id];
+  tr.warp_uid = w.uid;
+  tr.it = &it;
+  tr.kernel = &k;
+  tr.issue = t;
+  tr.ready = t + it.latency;
+  return id;
+}
+
+// The physical line (of l1.line bytes) of a virtual address; local memory is not translated.
+uint64_t Sm::physical_line(const KernelRun& k, uint64_t va) const {
+  if (va >= func::kLocalWindow || !k.ls->mem) return va / m_.l1.line;
+  const uint64_t page = k.ls->mem->page_size();
+  mem::DeviceMemory::PageInfo pi = k.ls->mem->translate(va);
+  uint64_t pa = pi.mapped ? pi.frame * page + (va & (page - 1)) : va;
+  return pa / m_.l1.line;
+}
+
 uint64_t Sm::translate(uint64_t vaddr, uint64_t t, stats::MemoryStats& ctr) {
   const uint64_t vpn = vaddr / m_.tlb.page_bytes;
   uint64_t r = l1tlb_.lookup(vpn);
@@ -453,17 +475,8 @@ uint64_t Sm::const_issue(WarpCtx& w, const InstrTiming& it, uint64_t t) {
   ++ctr.const_instructions;
   ctr.const_requests += n;
   ctr.const_serialization += (n - 1) * step;
-  uint32_t tid = new_tracker();
-  {
-    Tracker& tr = trackers_[tid];
-    tr.warp_uid = w.uid;
-    tr.it = &it;
-    tr.kernel = &k;
-    tr.issue = t;
-    tr.ready = t + it.latency;
-  }
+  const uint32_t tid = new_tracker(w, it, k, t);
   const uint32_t line = m_.l1.line, sector = m_.l1.sector;
-  const uint64_t page = k.ls->mem ? k.ls->mem->page_size() : 4096;
   for (uint64_t i = 0; i < n; ++i) {
     const uint64_t s = t + i * step;
     ConstCache::Result r = const_.access(addrs[i], s, tid);
@@ -484,15 +497,10 @@ uint64_t Sm::const_issue(WarpCtx& w, const InstrTiming& it, uint64_t t) {
       for (uint32_t b = 0; b < line; b += sector)
         if (va + b + sector > lo && va + b < hi) sectors |= 1u << (b / sector);
       const uint64_t at = translate(va, s, ctr) + m_.const_cache.miss_latency;
-      uint64_t pa = va;
-      if (k.ls->mem) {
-        mem::DeviceMemory::PageInfo pi = k.ls->mem->translate(va);
-        if (pi.mapped) pa = pi.frame * page + (va & (page - 1));
-      }
       MemRequest rq;
       rq.sm = id_;
       rq.tag = kConstTag | r.fetch;
-      rq.line = pa / line;
+      rq.line = physical_line(k, va);
       rq.sectors = sectors;
       rq.kind = MemOpKind::Read;
       rq.ctr = &ctr;
@@ -568,29 +576,18 @@ uint64_t Sm::memory_issue(WarpCtx& w, const InstrTiming& it, uint64_t t) {
   const bool store = it.cls == OpClass::StGlobal || it.cls == OpClass::StLocal;
   const bool atomic = it.cls == OpClass::AtomGlobal;
   const bool async = it.cls == OpClass::CpAsync;
-  const uint64_t page = k.ls->mem ? k.ls->mem->page_size() : 4096;
-  auto physical_line = [&](uint64_t va) {
-    if (va >= func::kLocalWindow || !k.ls->mem) return va / m_.l1.line;
-    mem::DeviceMemory::PageInfo pi = k.ls->mem->translate(va);
-    uint64_t pa = pi.mapped ? pi.frame * page + (va & (page - 1)) : va;
-    return pa / m_.l1.line;
-  };
-  uint32_t tid = new_tracker();
+  const uint32_t tid = new_tracker(w, it, k, t);
   if (store) {
     // Write-through: the data goes on to L2; the warp does not wait, but each line holds a
     // miss-status entry until L2 acknowledges it (the back-pressure of a write-heavy kernel).
     if (local) ++ctr.l1_local_requests, ctr.l1_local_sectors += sectors;
     else if (!l2op) ++ctr.l1_global_st_requests, ctr.l1_global_st_sectors += sectors;
     Tracker& tr = trackers_[tid];
-    tr.warp_uid = w.uid;
-    tr.it = &it;
-    tr.kernel = &k;
-    tr.issue = t;
     tr.store = true;
     tr.pending = uint32_t(lines_.size());
     for (auto& l : lines_) {
       uint64_t at = translate(l.line * m_.l1.line, t, ctr) + m_.l1.miss_latency;
-      send_miss(QueuedMiss{l.line, physical_line(l.line * m_.l1.line), l.sectors, it.mem, l.l2, tid, &ctr, true, at}, at);
+      send_miss(QueuedMiss{l.line, physical_line(k, l.line * m_.l1.line), l.sectors, it.mem, l.l2, tid, &ctr, true, at}, at);
     }
     if (!trackers_[tid].pending) {
       trackers_[tid].live = false;
@@ -600,11 +597,6 @@ uint64_t Sm::memory_issue(WarpCtx& w, const InstrTiming& it, uint64_t t) {
   }
   {
     Tracker& tr = trackers_[tid];
-    tr.warp_uid = w.uid;
-    tr.it = &it;
-    tr.kernel = &k;
-    tr.issue = t;
-    tr.ready = t + it.latency;
     tr.load = !atomic && !async;
     tr.async = async;
   }
@@ -616,7 +608,7 @@ uint64_t Sm::memory_issue(WarpCtx& w, const InstrTiming& it, uint64_t t) {
       MemRequest rq;
       rq.sm = id_;
       rq.tag = kDirectTag | tid;
-      rq.line = physical_line(l.line * m_.l1.line);
+      rq.line = physical_line(k, l.line * m_.l1.line);
       rq.sectors = l.sectors;
       rq.kind = MemOpKind::Atomic;
       rq.ops = uint16_t(std::max<uint32_t>(1, l.distinct));
@@ -642,7 +634,7 @@ uint64_t Sm::memory_issue(WarpCtx& w, const InstrTiming& it, uint64_t t) {
       if (!miss) continue;
       ++trackers_[tid].pending;
       uint64_t at = translate(l.line * m_.l1.line, t, ctr) + m_.l1.miss_latency;
-      send_miss(QueuedMiss{l.line, physical_line(l.line * m_.l1.line), miss,
+      send_miss(QueuedMiss{l.line, physical_line(k, l.line * m_.l1.line), miss,
                            lookup ? it.mem : uint8_t(it.mem & ~kMemL1Allocate), l.l2, tid, &ctr, false, at},
                 at);
     }

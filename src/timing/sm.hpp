@@ -145,6 +145,8 @@ class Sm : public MemClient {
   // test/try_wait): holds the warp or delays the wait result until the copies it names landed.
   void async_issue(WarpCtx& w, const InstrTiming& it, uint64_t t);
   uint32_t new_tracker();
+  uint32_t new_tracker(const WarpCtx& w, const InstrTiming& it, KernelRun& k, uint64_t t);
+  uint64_t physical_line(const KernelRun& k, uint64_t va) const;
 
   // A memory instruction in flight: the warp, the registers it writes, its parts outstanding.
   struct Tracker {

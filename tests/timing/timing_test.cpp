@@ -661,18 +661,24 @@ config::Machine const_machine() {
 // the cycles between the clock reads. With `global_warm`, every lane first reads 8 bytes of the
 // table's first 256 bytes through a generic pointer with ld.global.cg (so the L2 and the TLB hold
 // them), and the warm-up constant load is left out (the timed load is then the first).
-std::string const_kernel(unsigned distinct, unsigned stride, unsigned offset = 0, bool global_warm = false) {
-  return fmt::format(R"(.version 8.0
+// The constant-cache kernels: a 16 KiB .const table `tab`, the output pointer in %rd9, then `body`.
+std::string const_ptx(const std::string& body) {
+  return R"(.version 8.0
 .target sm_80
 .address_size 64
 .const .align 256 .b8 tab[16384];
 .visible .entry k(.param .u64 out)
-{{
+{
   .reg .u64 %rd<12>;
   .reg .u32 %r<12>;
   .reg .f32 %f<4>;
+  .reg .pred %p;
   ld.param.u64 %rd9, [out];
-  mov.u32 %r1, %tid.x;
+)" + body + "  ret;\n}\n";
+}
+
+std::string const_kernel(unsigned distinct, unsigned stride, unsigned offset = 0, bool global_warm = false) {
+  return const_ptx(fmt::format(R"(  mov.u32 %r1, %tid.x;
   rem.u32 %r2, %r1, {0};
   mul.wide.u32 %rd1, %r2, {1};
   mov.u64 %rd2, tab;
@@ -688,8 +694,6 @@ std::string const_kernel(unsigned distinct, unsigned stride, unsigned offset = 0
   mul.wide.u32 %rd7, %r1, 4;
   add.u64 %rd8, %rd9, %rd7;
   st.global.f32 [%rd8], %f1;
-  ret;
-}}
 )", distinct, stride, offset,
                      global_warm ? R"(  cvta.const.u64 %rd10, tab;
   mul.wide.u32 %rd11, %r1, 8;
@@ -697,7 +701,7 @@ std::string const_kernel(unsigned distinct, unsigned stride, unsigned offset = 0
   ld.global.cg.u64 %rd11, [%rd10];
   cvt.u32.u64 %r4, %rd11;)"
                                  : R"(  ld.const.u32 %r3, [%rd2];
-  add.u32 %r4, %r3, 1;)");
+  add.u32 %r4, %r3, 1;)"));
 }
 
 // A warp whose lanes read k distinct addresses is served one address per cycle: after the warm-up
@@ -777,18 +781,7 @@ TEST(ConstCache, FirstAccessGoesToL2AndRepeatsHit) {
 // (wrapping around), each load's address depending on the previous value (all zero), the last
 // one's value used before the clock is read again. out[0] = the cycles of the second pass.
 std::string const_sweep_kernel(unsigned bytes) {
-  return fmt::format(R"(.version 8.0
-.target sm_80
-.address_size 64
-.const .align 256 .b8 tab[16384];
-.visible .entry k(.param .u64 out)
-{{
-  .reg .u64 %rd<12>;
-  .reg .u32 %r<12>;
-  .reg .f32 %f<4>;
-  .reg .pred %p;
-  ld.param.u64 %rd9, [out];
-  mov.u64 %rd2, tab;
+  return const_ptx(fmt::format(R"(  mov.u64 %rd2, tab;
   mov.u32 %r7, 0;
 SWEEP:
   mov.u32 %r2, 0;
@@ -812,9 +805,7 @@ L:
   sub.u64 %rd6, %rd5, %rd4;
   cvt.rn.f32.u64 %f1, %rd6;
   st.global.f32 [%rd9], %f1;
-  ret;
-}}
-)", bytes - 1);
+)", bytes - 1));
 }
 
 // Capacity: a sweep over 1 KiB stays in the 2 KiB constant L1; a sweep over 4 KiB (64 lines,
