@@ -496,6 +496,17 @@ void read_machine(Reader& rd, Machine& m) {
   rd.u32("tlb.l2_latency", m.tlb.l2_latency);
   rd.u32("tlb.walk_latency", m.tlb.walk_latency);
   rd.u32("tlb.walkers", m.tlb.walkers);
+  // [const_cache]
+  rd.boolean("const_cache.enabled", m.const_cache.enabled);
+  rd.size32("const_cache.l1_bytes", m.const_cache.l1_bytes);
+  rd.u32("const_cache.l1_line", m.const_cache.l1_line);
+  rd.u32("const_cache.l1_assoc", m.const_cache.l1_assoc);
+  rd.size32("const_cache.l15_bytes", m.const_cache.l15_bytes);
+  rd.u32("const_cache.l15_line", m.const_cache.l15_line);
+  rd.u32("const_cache.l15_assoc", m.const_cache.l15_assoc);
+  rd.u32("const_cache.l15_latency", m.const_cache.l15_latency);
+  rd.u32("const_cache.miss_latency", m.const_cache.miss_latency);
+  rd.u32("const_cache.address_cycles", m.const_cache.address_cycles);
   // [xbar]
   rd.u32("xbar.latency", m.xbar.latency);
   rd.u32("xbar.gpc_bytes_per_clk", m.xbar.gpc_bytes_per_clk);
@@ -793,6 +804,19 @@ bool validate(const Machine& m, std::string& error) {
   if (m.tlb.l2_entries == 0 || m.tlb.l2_assoc == 0 || m.tlb.l2_entries % m.tlb.l2_assoc) return bad("tlb.l2_assoc: must divide tlb.l2_entries (both positive)");
   if (m.tlb.groups_per_gpc == 0 || m.tlb.groups_per_gpc > 64) return bad("tlb.groups_per_gpc: must be 1..64");
   if (m.tlb.walkers == 0) return bad("tlb.walkers: must be at least 1");
+  // [const_cache]
+  if (m.const_cache.enabled) {
+    const auto& c = m.const_cache;
+    if (!pow2_field(c.l1_line, "const_cache.l1_line") || !pow2_field(c.l15_line, "const_cache.l15_line")) return false;
+    if (c.l15_line < c.l1_line) return bad("const_cache.l15_line: must be at least const_cache.l1_line");
+    if (c.l1_assoc == 0 || c.l1_bytes < c.l1_line * c.l1_assoc || c.l1_bytes % (c.l1_line * c.l1_assoc))
+      return bad("const_cache.l1_bytes: must be a positive multiple of const_cache.l1_line x const_cache.l1_assoc");
+    if (c.l15_assoc == 0 || c.l15_bytes < c.l15_line * c.l15_assoc || c.l15_bytes % (c.l15_line * c.l15_assoc))
+      return bad("const_cache.l15_bytes: must be a positive multiple of const_cache.l15_line x const_cache.l15_assoc");
+    if (c.l15_latency == 0) return bad("const_cache.l15_latency: must be positive");
+    if (c.miss_latency == 0) return bad("const_cache.miss_latency: must be positive");
+    if (c.address_cycles == 0) return bad("const_cache.address_cycles: must be positive");
+  }
   // [xbar]
   if (m.xbar.gpc_bytes_per_clk == 0 || m.xbar.slice_bytes_per_clk == 0) return bad("xbar.gpc_bytes_per_clk: port widths must be positive");
   // [l2]
@@ -939,6 +963,16 @@ std::string describe(const Machine& m) {
                            "{} walker(s) x {} cy",
                            bytes(m.tlb.page_bytes), m.tlb.l1_entries, m.tlb.l1_assoc, m.tlb.l2_entries, m.tlb.l2_assoc,
                            m.tlb.groups_per_gpc, m.tlb.l2_latency, m.tlb.walkers, m.tlb.walk_latency));
+  if (m.const_cache.enabled) {
+    const auto& c = m.const_cache;
+    line("constant caches", fmt::format("L1 {} ({} B lines, {}-way, hit {} cy), L1.5 {} ({} B lines, {}-way, hit {} cy), "
+                                        "miss to L2 after {} cy; {} cy per distinct address",
+                                        bytes(c.l1_bytes), c.l1_line, c.l1_assoc, m.ops[unsigned(OpClass::LdConst)].latency,
+                                        bytes(c.l15_bytes), c.l15_line, c.l15_assoc, c.l15_latency, c.miss_latency,
+                                        c.address_cycles));
+  } else {
+    line("constant caches", fmt::format("not modelled: ld.const costs {} cycles", m.ops[unsigned(OpClass::LdConst)].latency));
+  }
   line("crossbar", fmt::format("{} cy one way; {} B/clk per GPC port, {} B/clk per slice port", m.xbar.latency,
                                m.xbar.gpc_bytes_per_clk, m.xbar.slice_bytes_per_clk));
   line("L2 slices", fmt::format("{} in {} partition(s), {}-way, hit {} cy, far +{} cy, DRAM path {} cy, {} B/clk each",

@@ -47,7 +47,7 @@ enum class OpClass : uint8_t {
   AtomGlobal, // atom/red .global/generic
   LdLocal,
   StLocal,
-  LdConst,    // ld.const (constant cache hit)
+  LdConst,    // ld.const (constant-L1 hit; misses add [const_cache])
   LdParam,    // ld.param of a kernel parameter (a constant-bank operand in SASS)
   Tex,        // tex, tld4, suld/sust
   CpAsync,    // cp.async (global -> shared through L1TEX)
@@ -221,6 +221,23 @@ struct Machine {
     uint32_t walk_latency = 0;          // extra cycles of a page walk (L2 TLB miss)
     uint32_t walkers = 0;               // concurrent page walks per group
   } tlb;
+  // [const_cache]: the SM's constant caches on the ld.const path (LDC in SASS): a small constant L1
+  // and a larger L1.5 behind it; L1.5 misses fetch from L2 through the crossbar. A warp's ld.const
+  // is split into one request per distinct address, served address_cycles apart. With enabled = false an
+  // ld.const costs the fixed [ops] ld_const latency and pipe time (the model before the caches).
+  struct ConstCache {
+    bool enabled = false;
+    uint32_t l1_bytes = 0;              // per SM
+    uint32_t l1_line = 64;
+    uint32_t l1_assoc = 4;
+    uint32_t l15_bytes = 0;             // per SM
+    uint32_t l15_line = 256;            // also the amount an L1.5 miss fetches from L2
+    uint32_t l15_assoc = 4;
+    // The load-to-use latency of a constant-L1 hit is the [ops] ld_const latency.
+    uint32_t l15_latency = 0;           // load-to-use of an L1 miss that hits the L1.5, cycles
+    uint32_t miss_latency = 0;          // issue to an L1.5 miss's request leaving for the crossbar, cycles
+    uint32_t address_cycles = 1;        // cycles the unit spends per distinct address of a warp's request
+  } const_cache;
   // [xbar]: the crossbar between GPCs and L2 slices.
   struct Xbar {
     uint32_t latency = 0;               // one way, cycles

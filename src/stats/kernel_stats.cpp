@@ -47,7 +47,7 @@ std::string KernelStats::text() const {
     }
   }
   if (mem.l1_global_ld_requests || mem.l1_global_st_requests || mem.l1_atom_requests || mem.l1_local_requests ||
-      mem.shared_requests) {
+      mem.shared_requests || mem.const_instructions) {
     s += "\n";
     s += mem.text(time_ns() * 1e-9);
     if (!s.empty() && s.back() == '\n') s.pop_back();

@@ -25,6 +25,13 @@ std::vector<std::pair<std::string, double>> MemoryStats::metrics(double s) const
       {"l1tex__t_output_wavefronts.sum", double(l1_wavefronts)},
       {"l1tex__data_pipe_lsu_wavefronts_mem_shared.sum", double(shared_wavefronts)},
       {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum", double(shared_bank_conflicts)},
+      {"idc__instructions.sum", double(const_instructions)},
+      {"idc__requests.sum", double(const_requests)},
+      {"idc__requests_lookup_hit.sum", double(const_l1_hits)},
+      {"idc__requests_lookup_miss.sum", double(const_l1_misses)},
+      {"idc__l15_lookup_hit.sum", double(const_l15_hits)},
+      {"idc__l15_lookup_miss.sum", double(const_l15_misses)},
+      {"idc__serialization_cycles.sum", double(const_serialization)},
       {"tlb__l1_hit_rate.pct", pct(tlb_l1_hits, tlb_l1_hits + tlb_l1_misses)},
       {"tlb__l1_misses.sum", double(tlb_l1_misses)},
       {"tlb__l2_hit_rate.pct", pct(tlb_l2_hits, tlb_l2_hits + tlb_l2_misses)},
@@ -63,6 +70,10 @@ std::string MemoryStats::text(double s) const {
   o += fmt::format("  L1: {} global load requests, {} sectors, hit rate {:.1f}%; {} store requests; shared {} wavefronts ({} bank conflicts)\n",
                    l1_global_ld_requests, l1_global_ld_sectors, pct(l1_global_ld_hits, l1_global_ld_sectors),
                    l1_global_st_requests, shared_wavefronts, shared_bank_conflicts);
+  if (const_instructions)
+    o += fmt::format("  constant: {} ld.const, {} requests ({} serialisation cycles); L1 hit rate {:.1f}%, L1.5 {} hits, {} misses to L2\n",
+                     const_instructions, const_requests, const_serialization, pct(const_l1_hits, const_requests),
+                     const_l15_hits, const_l15_misses);
   o += fmt::format("  TLB: L1 hit rate {:.1f}%, L2 TLB misses {}\n", pct(tlb_l1_hits, tlb_l1_hits + tlb_l1_misses), tlb_l2_misses);
   o += fmt::format("  L2: {} read / {} write / {} atomic sectors, hit rate {:.1f}%, {} through the far partition\n",
                    l2_sectors_read, l2_sectors_write, l2_sectors_atom, pct(l2_sector_hits, l2_sector_hits + l2_sector_misses),

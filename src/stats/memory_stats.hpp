@@ -1,6 +1,7 @@
 // Per-kernel memory-hierarchy counters, named after the Nsight Compute metrics they correspond to
-// (l1tex__*, lts__*, dram__*), so a user can put a warpsim report next to an ncu report. TLB
-// counters have no public Nsight equivalent and carry warpsim names (tlb__*).
+// (l1tex__*, idc__*, lts__*, dram__*), so a user can put a warpsim report next to an ncu report. TLB
+// and constant-L1.5 counters have no public Nsight equivalent and carry warpsim names (tlb__*,
+// idc__l15_*, idc__serialization_cycles).
 #pragma once
 
 #include <array>
@@ -28,6 +29,14 @@ struct MemoryStats {
   uint64_t shared_requests = 0;         // l1tex__data_pipe_lsu_wavefronts_mem_shared requests
   uint64_t shared_wavefronts = 0;       // l1tex__data_pipe_lsu_wavefronts_mem_shared.sum
   uint64_t shared_bank_conflicts = 0;   // l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum
+  // constant caches (ld.const; Nsight Compute's IDC unit)
+  uint64_t const_instructions = 0;      // warp-level ld.const instructions that touched memory
+  uint64_t const_requests = 0;          // idc__requests.sum: one per distinct address of an instruction
+  uint64_t const_l1_hits = 0;           // idc__requests_lookup_hit.sum (incl. hits on a line still being filled)
+  uint64_t const_l1_misses = 0;         // idc__requests_lookup_miss.sum
+  uint64_t const_l15_hits = 0;          // constant L1.5 hits (no Nsight metric)
+  uint64_t const_l15_misses = 0;        // constant L1.5 misses: fetches from L2
+  uint64_t const_serialization = 0;     // cycles added by splitting: (distinct addresses - 1) x const_cache.address_cycles
   // TLBs
   uint64_t tlb_l1_hits = 0, tlb_l1_misses = 0, tlb_l2_hits = 0, tlb_l2_misses = 0;
   // L2 (LTS)

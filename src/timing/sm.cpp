@@ -54,6 +54,7 @@ uint64_t dependencies(const Scoreboard& sb, const InstrTiming& it, Stall& reason
 }
 
 constexpr uint32_t kDirectTag = 0x80000000u;  // a response for a tracker, not an L1 miss entry
+constexpr uint32_t kConstTag = 0x40000000u;   // a response for a constant-cache fetch
 }  // namespace
 
 Sm::Sm(const config::Machine& m, uint32_t id, MemorySystem* mem)
@@ -61,6 +62,7 @@ Sm::Sm(const config::Machine& m, uint32_t id, MemorySystem* mem)
   for (auto& s : subs_) s.l0i.configure(m.l0i_bytes, m.icache_line, m.l0i_assoc);
   l1tlb_.configure(m.tlb.l1_entries, m.tlb.l1_assoc);
   if (mem_) mem_->attach(id_, this);
+  if (mem_) const_.configure(m.const_cache, m.ops[unsigned(OpClass::LdConst)].latency);
   l1i_.configure(m.l1i_bytes, m.icache_line, m.l1i_assoc);
   issue_period_ = m.issue_clock_ratio > 0 && m.issue_clock_ratio < 1 ? uint32_t(std::lround(1.0 / m.issue_clock_ratio)) : 1;
 }
@@ -231,7 +233,7 @@ void Sm::issue(WarpCtx& w, uint64_t t) {
   k.ls->clock = t;
   account(w, t);
   const bool memop = mem_ && (it.pipe == Pipe::Lsu || it.cls == OpClass::LdShared || it.cls == OpClass::StShared ||
-                              it.cls == OpClass::AtomShared);
+                              it.cls == OpClass::AtomShared || (it.cls == OpClass::LdConst && const_.enabled()));
   // mbarrier instructions are traced for the barrier's address (cp.async completion tracking).
   const bool traced = memop || it.cls == OpClass::Mbarrier;
   if (traced) {
@@ -369,6 +371,28 @@ uint32_t Sm::new_tracker() {
   return id;
 }
 
+// A tracker for warp w's memory instruction `it` of kernel k issued at t (ready no earlier than its
+// op class's latency).
+uint32_t Sm::new_tracker(const WarpCtx& w, const InstrTiming& it, KernelRun& k, uint64_t t) {
+  const uint32_t id = new_tracker();
+  Tracker& tr = trackers_[id];
+  tr.warp_uid = w.uid;
+  tr.it = &it;
+  tr.kernel = &k;
+  tr.issue = t;
+  tr.ready = t + it.latency;
+  return id;
+}
+
+// The physical line (of l1.line bytes) of a virtual address; local memory is not translated.
+uint64_t Sm::physical_line(const KernelRun& k, uint64_t va) const {
+  if (va >= func::kLocalWindow || !k.ls->mem) return va / m_.l1.line;
+  const uint64_t page = k.ls->mem->page_size();
+  mem::DeviceMemory::PageInfo pi = k.ls->mem->translate(va);
+  uint64_t pa = pi.mapped ? pi.frame * page + (va & (page - 1)) : va;
+  return pa / m_.l1.line;
+}
+
 uint64_t Sm::translate(uint64_t vaddr, uint64_t t, stats::MemoryStats& ctr) {
   const uint64_t vpn = vaddr / m_.tlb.page_bytes;
   uint64_t r = l1tlb_.lookup(vpn);
@@ -429,7 +453,72 @@ void Sm::send_entry(const QueuedMiss& q, uint64_t t) {
   mem_->send(rq, t);
 }
 
+// ld.const: the warp's lanes split into one request per distinct address (CUDA C++ Programming
+// Guide, "Constant Memory"), handed to the constant caches const_cache.address_cycles apart from
+// `t` (the MIO unit is busy until the last one is in); the result is ready when the slowest
+// request's data is. L1.5 misses of one instruction are fetched from L2 in parallel.
+uint64_t Sm::const_issue(WarpCtx& w, const InstrTiming& it, uint64_t t) {
+  KernelRun& k = *w.cta->kernel;
+  stats::MemoryStats& ctr = k.mem;
+  const unsigned unit = unsigned(it.pipe);
+  static thread_local std::vector<uint64_t> addrs;
+  addrs.clear();
+  for (auto& a : trace_.acc)
+    if (a.space == func::TraceSpace::Const && std::find(addrs.begin(), addrs.end(), a.addr) == addrs.end())
+      addrs.push_back(a.addr);
+  if (addrs.empty()) {  // every lane off
+    sm_unit_free_[unit] = t + it.pipe_cycles;
+    return t + it.latency;
+  }
+  const uint64_t n = addrs.size(), step = std::max<uint32_t>(1, m_.const_cache.address_cycles);
+  sm_unit_free_[unit] = t + std::max<uint64_t>(it.pipe_cycles, (n - 1) * step + 1);
+  ++ctr.const_instructions;
+  ctr.const_requests += n;
+  ctr.const_serialization += (n - 1) * step;
+  const uint32_t tid = new_tracker(w, it, k, t);
+  const uint32_t line = m_.l1.line, sector = m_.l1.sector;
+  for (uint64_t i = 0; i < n; ++i) {
+    const uint64_t s = t + i * step;
+    ConstCache::Result r = const_.access(addrs[i], s, tid);
+    if (r.level == ConstCache::Level::L1) ++ctr.const_l1_hits;
+    else {
+      ++ctr.const_l1_misses;
+      (r.level == ConstCache::Level::L15 ? ctr.const_l15_hits : ctr.const_l15_misses) += 1;
+    }
+    Tracker& tr = trackers_[tid];
+    tr.ready = std::max(tr.ready, r.ready);
+    if (r.fetch == ConstCache::kNoFetch) continue;
+    ++tr.pending;
+    if (!r.new_fetch) continue;
+    // The L1.5 line from L2: one request per L2 line it covers, each for the sectors it covers.
+    const uint64_t lo = r.fetch_line * const_.l15_line(), hi = lo + const_.l15_line();
+    for (uint64_t va = lo / line * line; va < hi; va += line) {
+      uint32_t sectors = 0;
+      for (uint32_t b = 0; b < line; b += sector)
+        if (va + b + sector > lo && va + b < hi) sectors |= 1u << (b / sector);
+      const uint64_t at = translate(va, s, ctr) + m_.const_cache.miss_latency;
+      MemRequest rq;
+      rq.sm = id_;
+      rq.tag = kConstTag | r.fetch;
+      rq.line = physical_line(k, va);
+      rq.sectors = sectors;
+      rq.kind = MemOpKind::Read;
+      rq.ctr = &ctr;
+      const_.add_part(r.fetch);
+      mem_->send(rq, at);
+    }
+  }
+  Tracker& tr = trackers_[tid];
+  if (tr.pending == 0) {
+    tr.live = false;
+    free_trackers_.push_back(tid);
+    return tr.ready;
+  }
+  return kNever;
+}
+
 uint64_t Sm::memory_issue(WarpCtx& w, const InstrTiming& it, uint64_t t) {
+  if (it.cls == OpClass::LdConst) return const_issue(w, it, t);
   KernelRun& k = *w.cta->kernel;
   stats::MemoryStats& ctr = k.mem;
   bool any_shared = false, any_mem = false;
@@ -487,29 +576,18 @@ uint64_t Sm::memory_issue(WarpCtx& w, const InstrTiming& it, uint64_t t) {
   const bool store = it.cls == OpClass::StGlobal || it.cls == OpClass::StLocal;
   const bool atomic = it.cls == OpClass::AtomGlobal;
   const bool async = it.cls == OpClass::CpAsync;
-  const uint64_t page = k.ls->mem ? k.ls->mem->page_size() : 4096;
-  auto physical_line = [&](uint64_t va) {
-    if (va >= func::kLocalWindow || !k.ls->mem) return va / m_.l1.line;
-    mem::DeviceMemory::PageInfo pi = k.ls->mem->translate(va);
-    uint64_t pa = pi.mapped ? pi.frame * page + (va & (page - 1)) : va;
-    return pa / m_.l1.line;
-  };
-  uint32_t tid = new_tracker();
+  const uint32_t tid = new_tracker(w, it, k, t);
   if (store) {
     // Write-through: the data goes on to L2; the warp does not wait, but each line holds a
     // miss-status entry until L2 acknowledges it (the back-pressure of a write-heavy kernel).
     if (local) ++ctr.l1_local_requests, ctr.l1_local_sectors += sectors;
     else if (!l2op) ++ctr.l1_global_st_requests, ctr.l1_global_st_sectors += sectors;
     Tracker& tr = trackers_[tid];
-    tr.warp_uid = w.uid;
-    tr.it = &it;
-    tr.kernel = &k;
-    tr.issue = t;
     tr.store = true;
     tr.pending = uint32_t(lines_.size());
     for (auto& l : lines_) {
       uint64_t at = translate(l.line * m_.l1.line, t, ctr) + m_.l1.miss_latency;
-      send_miss(QueuedMiss{l.line, physical_line(l.line * m_.l1.line), l.sectors, it.mem, l.l2, tid, &ctr, true, at}, at);
+      send_miss(QueuedMiss{l.line, physical_line(k, l.line * m_.l1.line), l.sectors, it.mem, l.l2, tid, &ctr, true, at}, at);
     }
     if (!trackers_[tid].pending) {
       trackers_[tid].live = false;
@@ -519,11 +597,6 @@ uint64_t Sm::memory_issue(WarpCtx& w, const InstrTiming& it, uint64_t t) {
   }
   {
     Tracker& tr = trackers_[tid];
-    tr.warp_uid = w.uid;
-    tr.it = &it;
-    tr.kernel = &k;
-    tr.issue = t;
-    tr.ready = t + it.latency;
     tr.load = !atomic && !async;
     tr.async = async;
   }
@@ -535,7 +608,7 @@ uint64_t Sm::memory_issue(WarpCtx& w, const InstrTiming& it, uint64_t t) {
       MemRequest rq;
       rq.sm = id_;
       rq.tag = kDirectTag | tid;
-      rq.line = physical_line(l.line * m_.l1.line);
+      rq.line = physical_line(k, l.line * m_.l1.line);
       rq.sectors = l.sectors;
       rq.kind = MemOpKind::Atomic;
       rq.ops = uint16_t(std::max<uint32_t>(1, l.distinct));
@@ -561,7 +634,7 @@ uint64_t Sm::memory_issue(WarpCtx& w, const InstrTiming& it, uint64_t t) {
       if (!miss) continue;
       ++trackers_[tid].pending;
       uint64_t at = translate(l.line * m_.l1.line, t, ctr) + m_.l1.miss_latency;
-      send_miss(QueuedMiss{l.line, physical_line(l.line * m_.l1.line), miss,
+      send_miss(QueuedMiss{l.line, physical_line(k, l.line * m_.l1.line), miss,
                            lookup ? it.mem : uint8_t(it.mem & ~kMemL1Allocate), l.l2, tid, &ctr, false, at},
                 at);
     }
@@ -679,6 +752,11 @@ void Sm::on_response(uint32_t tag, uint64_t t) {
   };
   if (tag & kDirectTag) {
     part_done(tag & ~kDirectTag);
+  } else if (tag & kConstTag) {
+    static thread_local std::vector<uint32_t> waiters;
+    waiters.clear();
+    if (const_.part_done(tag & ~kConstTag, waiters))
+      for (uint32_t id : waiters) part_done(id);
   } else if (l1_.valid_entry(tag)) {
     std::vector<uint32_t>& waiters = waiters_;
     waiters = l1_.complete(tag);
@@ -799,6 +877,7 @@ void Sm::abandon() {
   miss_head_ = 0;
   for (auto& q : unit_queue_) q.clear();
   l1_.clear_inflight();
+  const_.clear_inflight();
   used_threads_ = used_warps_ = used_regs_ = used_smem_ = 0;
   next_event_ = kNever;
   fault_ = false;

@@ -18,6 +18,7 @@
 #include "timing/icache.hpp"
 #include "timing/memory/access_window.hpp"
 #include "timing/memory/coalescer.hpp"
+#include "timing/memory/const_cache.hpp"
 #include "timing/memory/l1_cache.hpp"
 #include "timing/memory/memory_system.hpp"
 #include "timing/memory/tlb.hpp"
@@ -135,12 +136,17 @@ class Sm : public MemClient {
   // Memory instructions: the access trace of the instruction just executed, turned into cycles.
   // Returns the cycle the destination registers are ready, or kNever while they wait on L2.
   uint64_t memory_issue(WarpCtx& w, const InstrTiming& it, uint64_t t);
+  // ld.const through the constant caches (when [const_cache] is enabled): one distinct address per
+  // cycle; returns the ready cycle, or kNever while a fetch from L2 is outstanding.
+  uint64_t const_issue(WarpCtx& w, const InstrTiming& it, uint64_t t);
   uint64_t translate(uint64_t vaddr, uint64_t t, stats::MemoryStats& ctr);
   void tracker_done(uint32_t id, uint64_t t);
   // cp.async bookkeeping after the instruction at `it` executed (commit, wait, mbarrier arrive and
   // test/try_wait): holds the warp or delays the wait result until the copies it names landed.
   void async_issue(WarpCtx& w, const InstrTiming& it, uint64_t t);
   uint32_t new_tracker();
+  uint32_t new_tracker(const WarpCtx& w, const InstrTiming& it, KernelRun& k, uint64_t t);
+  uint64_t physical_line(const KernelRun& k, uint64_t va) const;
 
   // A memory instruction in flight: the warp, the registers it writes, its parts outstanding.
   struct Tracker {
@@ -181,6 +187,7 @@ class Sm : public MemClient {
   L1Cache l1_;
   uint32_t l1_carveout_ = ~0u;      // shared-memory carve-out the L1 is sized for
   Tlb l1tlb_;
+  ConstCache const_;                // constant L1 + L1.5 (disabled without a memory system)
   func::MemTrace trace_;
   AsyncBarriers async_bars_;
   std::vector<LineAccess> lines_;

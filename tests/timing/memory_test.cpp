@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "timing/memory/coalescer.hpp"
+#include "timing/memory/const_cache.hpp"
 #include "timing/memory/crossbar.hpp"
 #include "timing/memory/l1_cache.hpp"
 #include "timing/memory/memory_system.hpp"
@@ -263,6 +264,45 @@ TEST(SectorCache, PersistingLinesStayInTheSetAside) {
   e.configure(2, 2, false);
   e.fill(0, 1, Evict::Last);
   EXPECT_EQ(e.class_of(0), Evict::Normal);
+}
+
+// The constant caches: latencies by level, and accesses to lines whose data is still on its way
+// wait for it (joining the L2 fetch) instead of missing again.
+TEST(ConstCache, LevelsAndAccessesUnderAFetch) {
+  config::Machine::ConstCache c;
+  c.enabled = true;
+  c.l1_bytes = 2048, c.l1_line = 64, c.l1_assoc = 4;
+  c.l15_bytes = 8192, c.l15_line = 256, c.l15_assoc = 4;
+  c.l15_latency = 50, c.miss_latency = 60;
+  ConstCache cc;
+  cc.configure(c, 20);
+  using L = ConstCache::Level;
+  auto a = cc.access(0x1000, 0, 7);  // cold: misses both, a new fetch of L1.5 line 0x10
+  EXPECT_EQ(a.level, L::Miss);
+  EXPECT_TRUE(a.new_fetch);
+  EXPECT_EQ(a.fetch_line, 0x1000u / 256);
+  cc.add_part(a.fetch);
+  cc.add_part(a.fetch);
+  auto b = cc.access(0x1040, 1, 8);  // another L1 line of the same L1.5 line: waits for the fetch
+  EXPECT_EQ(b.level, L::L15);
+  EXPECT_EQ(b.fetch, a.fetch);
+  EXPECT_FALSE(b.new_fetch);
+  auto d = cc.access(0x1004, 2, 9);  // the first L1 line again: a hit on a line being filled
+  EXPECT_EQ(d.level, L::L1);
+  EXPECT_EQ(d.fetch, a.fetch);
+  std::vector<uint32_t> w;
+  EXPECT_FALSE(cc.part_done(a.fetch, w));  // one of two L2 lines
+  EXPECT_TRUE(cc.part_done(a.fetch, w));
+  EXPECT_EQ(w, (std::vector<uint32_t>{7, 8, 9}));
+  auto e = cc.access(0x1080, 500, 1);  // filled: L1 miss, L1.5 hit at its latency
+  EXPECT_EQ(e.level, L::L15);
+  EXPECT_EQ(e.fetch, ConstCache::kNoFetch);
+  EXPECT_EQ(e.ready, 550u);
+  auto f = cc.access(0x1084, 510, 1);  // the same L1 line before its data arrived (550): waits for it
+  EXPECT_EQ(f.level, L::L1);
+  EXPECT_EQ(f.ready, 550u);
+  auto g = cc.access(0x1088, 600, 1);  // after: a plain L1 hit
+  EXPECT_EQ(g.ready, 620u);
 }
 
 TEST(Tlb, HitMissAndInflightReadiness) {

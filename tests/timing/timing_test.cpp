@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <map>
 #include <string>
 
 #include "func/engine.hpp"
@@ -631,6 +632,202 @@ TEST(Timing, MioQueueLetsAWarpHandOverSharedLoads) {
   ASSERT_TRUE(none.res.ok() && queued.res.ok());
   EXPECT_GE(none.out[0], 7 * 4 + 1);
   EXPECT_LE(queued.out[0], 8 + 2);
+}
+
+// ---------------------------------------------------------------- constant caches
+
+// The test machine with its constant caches on: a constant-L1 hit costs 20 cycles (ops.ld_const),
+// an L1.5 hit 50, an L1.5 miss leaves for L2 60 cycles after issue; one cycle per distinct address.
+config::Machine const_machine() {
+  config::Machine m = test_machine();
+  m.ops[unsigned(OpClass::LdConst)] = {Pipe::Mio, 20, 1, config::Scoreboard::Short};
+  m.ops[unsigned(OpClass::LdGlobal)] = {Pipe::Lsu, 30, 1, config::Scoreboard::Long};
+  auto& c = m.const_cache;
+  c.enabled = true;
+  c.l1_bytes = 2048;
+  c.l1_line = 64;
+  c.l1_assoc = 4;
+  c.l15_bytes = 64 * 1024;
+  c.l15_line = 256;
+  c.l15_assoc = 4;
+  c.l15_latency = 50;
+  c.miss_latency = 60;
+  c.address_cycles = 1;
+  return m;
+}
+
+// Lane l reads the constant at tab + (l % distinct) * stride + offset twice: a warm-up load (its
+// result used before the first clock read) and the timed one between two clock reads. out[tid] =
+// the cycles between the clock reads. With `global_warm`, every lane first reads 8 bytes of the
+// table's first 256 bytes through a generic pointer with ld.global.cg (so the L2 and the TLB hold
+// them), and the warm-up constant load is left out (the timed load is then the first).
+// The constant-cache kernels: a 16 KiB .const table `tab`, the output pointer in %rd9, then `body`.
+std::string const_ptx(const std::string& body) {
+  return R"(.version 8.0
+.target sm_80
+.address_size 64
+.const .align 256 .b8 tab[16384];
+.visible .entry k(.param .u64 out)
+{
+  .reg .u64 %rd<12>;
+  .reg .u32 %r<12>;
+  .reg .f32 %f<4>;
+  .reg .pred %p;
+  ld.param.u64 %rd9, [out];
+)" + body + "  ret;\n}\n";
+}
+
+std::string const_kernel(unsigned distinct, unsigned stride, unsigned offset = 0, bool global_warm = false) {
+  return const_ptx(fmt::format(R"(  mov.u32 %r1, %tid.x;
+  rem.u32 %r2, %r1, {0};
+  mul.wide.u32 %rd1, %r2, {1};
+  mov.u64 %rd2, tab;
+  add.u64 %rd2, %rd2, %rd1;
+  mov.u32 %r4, 0;
+{3}
+  mov.u64 %rd4, %clock64;
+  ld.const.u32 %r5, [%rd2+{2}];
+  add.u32 %r6, %r5, %r4;
+  mov.u64 %rd5, %clock64;
+  sub.u64 %rd6, %rd5, %rd4;
+  cvt.rn.f32.u64 %f1, %rd6;
+  mul.wide.u32 %rd7, %r1, 4;
+  add.u64 %rd8, %rd9, %rd7;
+  st.global.f32 [%rd8], %f1;
+)", distinct, stride, offset,
+                     global_warm ? R"(  cvta.const.u64 %rd10, tab;
+  mul.wide.u32 %rd11, %r1, 8;
+  add.u64 %rd10, %rd10, %rd11;
+  ld.global.cg.u64 %rd11, [%rd10];
+  cvt.u32.u64 %r4, %rd11;)"
+                                 : R"(  ld.const.u32 %r3, [%rd2];
+  add.u32 %r4, %r3, 1;)"));
+}
+
+// A warp whose lanes read k distinct addresses is served one address per cycle: after the warm-up
+// every address hits the constant L1, so the timed load costs the L1 hit latency plus k - 1
+// cycles (CUDA C++ Programming Guide, "Constant Memory": the request is split into k requests).
+TEST(ConstCache, DistinctAddressesSerialise) {
+  const config::Machine m = const_machine();
+  std::map<unsigned, double> cycles;
+  for (unsigned k : {1u, 2u, 8u, 32u}) {
+    Timed t = run_timed(m, const_kernel(k, 64), {1, 1, 1}, {32, 1, 1});
+    ASSERT_TRUE(t.res.ok()) << t.res.report();
+    cycles[k] = t.out[0];
+    // Two loads of k addresses each: the warm-up misses once per L1 line, the timed one hits.
+    EXPECT_EQ(t.st.mem.const_instructions, 2u);
+    EXPECT_EQ(t.st.mem.const_requests, 2u * k);
+    EXPECT_EQ(t.st.mem.const_serialization, 2u * (k - 1));
+    EXPECT_EQ(t.st.mem.const_l1_hits, k);
+    EXPECT_EQ(t.st.mem.const_l1_misses, k);
+    // 64-B stride: four L1 lines per 256-B L1.5 line; the first of each misses the L1.5.
+    EXPECT_EQ(t.st.mem.const_l15_misses, (k + 3) / 4);
+    EXPECT_EQ(t.st.mem.const_l15_hits, k - (k + 3) / 4);
+  }
+  // One address: the hit latency, plus the dependent add's issue and the clock read around it.
+  EXPECT_GE(cycles[1], 20.0);
+  EXPECT_LE(cycles[1], 20.0 + 4);
+  for (unsigned k : {2u, 8u, 32u}) EXPECT_EQ(cycles[k] - cycles[1], double(k - 1)) << k << " addresses";
+  // Lanes reading the same address are one request (broadcast), wherever the lanes are.
+  Timed b = run_timed(m, const_kernel(1, 0), {1, 1, 1}, {32, 1, 1});
+  EXPECT_EQ(b.out[0], cycles[1]);
+}
+
+// The requests of a split ld.const go const_cache.address_cycles apart (the H100 measures 11).
+TEST(ConstCache, AddressCyclesSetTheSerialisationStep) {
+  config::Machine m = const_machine();
+  m.const_cache.address_cycles = 3;
+  Timed one = run_timed(m, const_kernel(1, 64), {1, 1, 1}, {32, 1, 1});
+  Timed eight = run_timed(m, const_kernel(8, 64), {1, 1, 1}, {32, 1, 1});
+  ASSERT_TRUE(one.res.ok() && eight.res.ok());
+  EXPECT_EQ(eight.out[0] - one.out[0], 3.0 * (8 - 1));
+  EXPECT_EQ(eight.st.mem.const_serialization, 2u * 3 * (8 - 1));
+}
+
+// With the model off, ld.const costs its fixed latency whatever the addresses (the old model).
+TEST(ConstCache, DisabledKeepsTheFixedLatency) {
+  config::Machine m = const_machine();
+  m.const_cache.enabled = false;
+  Timed one = run_timed(m, const_kernel(1, 64), {1, 1, 1}, {32, 1, 1});
+  Timed all = run_timed(m, const_kernel(32, 64), {1, 1, 1}, {32, 1, 1});
+  ASSERT_TRUE(one.res.ok() && all.res.ok());
+  EXPECT_EQ(one.out[0], all.out[0]);
+  EXPECT_GE(one.out[0], 20.0);
+  EXPECT_LE(one.out[0], 20.0 + 4);
+  EXPECT_EQ(all.st.mem.const_requests, 0u);
+}
+
+// A first access misses both levels and fetches its 256-B L1.5 line from L2 (made an L2 hit, and
+// its page translated, by a generic ld.global.cg of the same bytes): miss_latency, then the
+// crossbar both ways and the L2 slice, as a global L2 hit without the L1's own miss path. A
+// repeated access hits the constant L1 (20); another 64-B line of the same L1.5 line misses the
+// L1 and hits the L1.5 (50).
+TEST(ConstCache, FirstAccessGoesToL2AndRepeatsHit) {
+  const config::Machine m = const_machine();
+  Timed miss = run_timed(m, const_kernel(1, 0, 0, true), {1, 1, 1}, {32, 1, 1});
+  Timed hit = run_timed(m, const_kernel(1, 0, 0, false), {1, 1, 1}, {32, 1, 1});
+  Timed l15 = run_timed(m, const_kernel(1, 0, 64, false), {1, 1, 1}, {32, 1, 1});
+  ASSERT_TRUE(miss.res.ok() && hit.res.ok() && l15.res.ok());
+  EXPECT_EQ(miss.st.mem.const_l15_misses, 1u);
+  EXPECT_EQ(l15.st.mem.const_l15_hits, 1u);
+  const double l2 = l2_hit_cycles(m) - m.l1.miss_latency + m.const_cache.miss_latency;
+  // Two L2 lines per fetch: the second request and response trail the first by a port cycle or two.
+  EXPECT_GE(miss.out[0] - hit.out[0], l2 - 20);
+  EXPECT_LE(miss.out[0] - hit.out[0], l2 - 20 + 3);
+  EXPECT_EQ(l15.out[0] - hit.out[0], 50.0 - 20.0);
+}
+
+// One thread makes two passes of 64 loads over `bytes` of constants, a 64-B line per load
+// (wrapping around), each load's address depending on the previous value (all zero), the last
+// one's value used before the clock is read again. out[0] = the cycles of the second pass.
+std::string const_sweep_kernel(unsigned bytes) {
+  return const_ptx(fmt::format(R"(  mov.u64 %rd2, tab;
+  mov.u32 %r7, 0;
+SWEEP:
+  mov.u32 %r2, 0;
+  mov.u32 %r3, 0;
+  mov.u64 %rd4, %clock64;
+L:
+  shl.b32 %r4, %r2, 6;
+  and.b32 %r4, %r4, {0};
+  add.u32 %r4, %r4, %r3;
+  cvt.u64.u32 %rd3, %r4;
+  add.u64 %rd1, %rd2, %rd3;
+  ld.const.u32 %r3, [%rd1];
+  add.u32 %r2, %r2, 1;
+  setp.lt.u32 %p, %r2, 64;
+  @%p bra L;
+  add.u32 %r8, %r3, 1;
+  mov.u64 %rd5, %clock64;
+  add.u32 %r7, %r7, 1;
+  setp.lt.u32 %p, %r7, 2;
+  @%p bra SWEEP;
+  sub.u64 %rd6, %rd5, %rd4;
+  cvt.rn.f32.u64 %f1, %rd6;
+  st.global.f32 [%rd9], %f1;
+)", bytes - 1));
+}
+
+// Capacity: a sweep over 1 KiB stays in the 2 KiB constant L1; a sweep over 4 KiB (64 lines,
+// LRU) misses the L1 on every load of the second pass and hits the 64 KiB L1.5. The loop is the
+// same, so the second passes differ by 64 x (the L1.5 latency less the L1's) = 64 x (50 - 20).
+TEST(ConstCache, SweepBeyondTheL1HitsTheL15) {
+  const config::Machine m = const_machine();
+  Timed small = run_timed(m, const_sweep_kernel(1024), {1, 1, 1}, {1, 1, 1});
+  Timed large = run_timed(m, const_sweep_kernel(4096), {1, 1, 1}, {1, 1, 1});
+  ASSERT_TRUE(small.res.ok() && large.res.ok());
+  EXPECT_EQ(large.out[0] - small.out[0], 64.0 * (50 - 20));
+  // 1 KiB: the first pass misses the L1 on its first 16 loads (4 L1.5 misses, 12 L1.5 hits),
+  // everything else hits.
+  EXPECT_EQ(small.st.mem.const_l1_hits, 112u);
+  EXPECT_EQ(small.st.mem.const_l1_misses, 16u);
+  EXPECT_EQ(small.st.mem.const_l15_misses, 4u);
+  EXPECT_EQ(small.st.mem.const_l15_hits, 12u);
+  // 4 KiB: 128 L1 misses; the first pass has 16 L1.5 misses, everything else hits the L1.5.
+  EXPECT_EQ(large.st.mem.const_l1_hits, 0u);
+  EXPECT_EQ(large.st.mem.const_l1_misses, 128u);
+  EXPECT_EQ(large.st.mem.const_l15_misses, 16u);
+  EXPECT_EQ(large.st.mem.const_l15_hits, 112u);
 }
 
 // ---------------------------------------------------------------- asynchronous copies

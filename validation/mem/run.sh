@@ -16,8 +16,9 @@
 #   --sass      also write `cuobjdump -sass` of each program into DIR (needs cuobjdump)
 #   --quick     pass --quick to every program: short runs for the cycle-level simulator (a few
 #               million warp instructions per program)
-#   bench       any of: pchase bandwidth tlb_groups (default: all)
-# Extra per-program options come from the environment: PCHASE_ARGS, BANDWIDTH_ARGS, TLB_GROUPS_ARGS
+#   bench       any of: pchase bandwidth tlb_groups constcache (default: all)
+# Extra per-program options come from the environment: PCHASE_ARGS, BANDWIDTH_ARGS, TLB_GROUPS_ARGS,
+# CONSTCACHE_ARGS
 # (e.g. PCHASE_ARGS="--loads 500 --no-tlb"); MEM_QUICK=1 / MEM_LOADS=N are read by the programs too.
 #
 # Output: `# ...` comment lines and `benchmark,metric,value,unit` lines. Exit status: 0 when every
@@ -28,13 +29,14 @@ here="$(cd "$(dirname "$0")" && pwd)"
 . "$here/../common/run_lib.sh"
 suite_name=validation/mem/run.sh
 suite_dir=$here
-suite_benches=(pchase bandwidth tlb_groups)
+suite_benches=(pchase bandwidth tlb_groups constcache)
 suite_quick=1
 suite_extra_args() {
     case "$1" in
         pchase) printf '%s' "${PCHASE_ARGS:-}" ;;
         bandwidth) printf '%s' "${BANDWIDTH_ARGS:-}" ;;
         tlb_groups) printf '%s' "${TLB_GROUPS_ARGS:-}" ;;
+        constcache) printf '%s' "${CONSTCACHE_ARGS:-}" ;;
     esac
 }
 run_suite "$@"
