@@ -49,27 +49,6 @@ OpClass arith_class(const ptx::Instruction& ins) {
   return OpClass::Int;
 }
 
-// Operands the instruction writes: the leading destination operand of most instructions.
-bool writes_first_operand(Opcode op) {
-  switch (op) {
-    case Opcode::St: case Opcode::StBulk: case Opcode::Red: case Opcode::Bar: case Opcode::Barrier:
-    case Opcode::Membar: case Opcode::Fence: case Opcode::Bra: case Opcode::BrxIdx: case Opcode::Call:
-    case Opcode::Ret: case Opcode::Exit: case Opcode::Prefetch: case Opcode::Prefetchu: case Opcode::CpAsync:
-    case Opcode::CpAsyncCommitGroup: case Opcode::CpAsyncWaitGroup: case Opcode::CpAsyncWaitAll:
-    case Opcode::CpAsyncMbarrierArrive: case Opcode::MbarrierInit: case Opcode::MbarrierInval:
-    case Opcode::MbarrierExpectTx: case Opcode::MbarrierCompleteTx: case Opcode::MbarrierArriveDrop:
-    case Opcode::Stmatrix: case Opcode::WmmaStore: case Opcode::Sust: case Opcode::Sured:
-    case Opcode::Applypriority: case Opcode::Discard: case Opcode::Griddepcontrol: case Opcode::Stackrestore:
-    case Opcode::CpAsyncBulk: case Opcode::CpReduceAsyncBulk: case Opcode::CpAsyncBulkPrefetch:
-    case Opcode::CpAsyncBulkTensor: case Opcode::CpReduceAsyncBulkTensor: case Opcode::CpAsyncBulkPrefetchTensor:
-    case Opcode::CpAsyncBulkCommitGroup: case Opcode::CpAsyncBulkWaitGroup: case Opcode::MultimemSt:
-    case Opcode::MultimemRed:
-      return false;
-    default:
-      return true;
-  }
-}
-
 struct DepCollector {
   const func::DFunction& f;
   std::vector<uint32_t> src, dst;
@@ -310,7 +289,7 @@ std::vector<InstrTiming> classify_program(const func::Program& prog, const confi
     // Register dependencies.
     DepCollector dc{f, {}, {}};
     if (ins.has_guard) dc.add(dc.src, ins.guard_reg);
-    bool first_dst = writes_first_operand(ins.op);
+    bool first_dst = ptx::writes_first_operand(ins.op);
     for (size_t i = 0; i < ins.operands.size(); ++i) {
       const ptx::Operand& o = ins.operands[i];
       bool is_dst = first_dst && i == 0 && o.kind != ptx::Operand::Kind::Address;
