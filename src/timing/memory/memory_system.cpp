@@ -101,7 +101,16 @@ struct MemorySystem::Impl {
   uint32_t slice_index(uint64_t line) const { return uint32_t(mix(line, 0x9e3779b97f4a7c15ull) % per_part); }
   uint32_t slice_in(uint32_t part, uint64_t line) const { return part * per_part + slice_index(line); }
   uint32_t other(uint32_t s) const { return parts > 1 ? ((s / per_part + 1) % parts) * per_part + s % per_part : s; }
-  uint32_t ctrl_of(uint64_t line) const { return uint32_t(mix(line ^ 0x5bd1e995ull, 0xff51afd7ed558ccdull) % ctrls.size()); }
+  // The controller of a line: each run of `controllers` consecutive lines has one line in every
+  // controller, in an order rotated by a hash of the run's index (so strides spread over all
+  // controllers). That keeps the controller-local address (line / controllers, see
+  // controller_local_address) one-to-one: a hash of the line alone sent about a third of each
+  // run's lines onto the local address of another line of the run and left a third of the local
+  // addresses unused, so a DRAM row held fewer of the lines streamed through it.
+  uint32_t ctrl_of(uint64_t line) const {
+    const uint64_t n = ctrls.size();
+    return uint32_t((line % n + mix((line / n) ^ 0x5bd1e995ull, 0xff51afd7ed558ccdull)) % n);
+  }
   uint32_t sector_bytes() const { return m.l2.sector; }
 
   // ---- DRAM
