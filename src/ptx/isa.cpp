@@ -201,4 +201,24 @@ std::string sreg_spelling(SReg r, int index) {
 
 bool sreg_has_components(SReg r) { return kSRegs[size_t(r)].components; }
 
+bool writes_first_operand(Opcode op) {
+  switch (op) {
+    case Opcode::St: case Opcode::StBulk: case Opcode::Red: case Opcode::Bar: case Opcode::Barrier:
+    case Opcode::Membar: case Opcode::Fence: case Opcode::Bra: case Opcode::BrxIdx: case Opcode::Call:
+    case Opcode::Ret: case Opcode::Exit: case Opcode::Prefetch: case Opcode::Prefetchu: case Opcode::CpAsync:
+    case Opcode::CpAsyncCommitGroup: case Opcode::CpAsyncWaitGroup: case Opcode::CpAsyncWaitAll:
+    case Opcode::CpAsyncMbarrierArrive: case Opcode::MbarrierInit: case Opcode::MbarrierInval:
+    case Opcode::MbarrierExpectTx: case Opcode::MbarrierCompleteTx: case Opcode::MbarrierArriveDrop:
+    case Opcode::Stmatrix: case Opcode::WmmaStore: case Opcode::Sust: case Opcode::Sured:
+    case Opcode::Applypriority: case Opcode::Discard: case Opcode::Griddepcontrol: case Opcode::Stackrestore:
+    case Opcode::CpAsyncBulk: case Opcode::CpReduceAsyncBulk: case Opcode::CpAsyncBulkPrefetch:
+    case Opcode::CpAsyncBulkTensor: case Opcode::CpReduceAsyncBulkTensor: case Opcode::CpAsyncBulkPrefetchTensor:
+    case Opcode::CpAsyncBulkCommitGroup: case Opcode::CpAsyncBulkWaitGroup: case Opcode::MultimemSt:
+    case Opcode::MultimemRed:
+      return false;
+    default:
+      return true;
+  }
+}
+
 }  // namespace warpsim::ptx

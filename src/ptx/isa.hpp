@@ -43,6 +43,10 @@ std::optional<Opcode> find_opcode(std::string_view name);
 // longer dotted prefix worth looking up.
 bool has_dotted_opcodes(std::string_view first);
 
+// Whether the instruction's first operand is its destination (most instructions; not st, red, bar,
+// bra, call, cp.async, mbarrier.init, ...).
+bool writes_first_operand(Opcode op);
+
 std::string_view mod_name(Mod m);  // without the leading dot
 ModClass mod_class(Mod m);
 std::optional<Mod> find_mod(std::string_view text);  // text without the leading dot

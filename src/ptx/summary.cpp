@@ -1,4 +1,5 @@
 #include "ptx/summary.hpp"
+#include "ptx/regpressure.hpp"
 
 #include <fmt/format.h>
 
@@ -104,6 +105,7 @@ ModuleSummary summarize(const Module& m) {
       ks.regs_total++;
     }
     ks.regs_by_type.assign(regs.begin(), regs.end());
+    ks.live_words = max_live_words(f);
 
     // Reachable functions through direct references (calls and address-taking).
     std::vector<uint32_t> work{k};
@@ -161,6 +163,7 @@ std::string format_summary(const ModuleSummary& s, const std::string& filename) 
       for (auto& [t, n] : k.regs_by_type) fmt::format_to(out, " {}x{}", n, t);
     }
     o += "\n";
+    fmt::format_to(out, "  registers live at once (32-bit, PTX liveness): {}\n", k.live_words);
     fmt::format_to(out, "  shared memory: {} bytes static{}\n", k.static_shared_bytes,
                    k.dynamic_shared ? " + dynamic (extern .shared)" : "");
     fmt::format_to(out, "  local memory: {} bytes\n", k.local_bytes);

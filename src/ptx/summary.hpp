@@ -23,6 +23,9 @@ struct KernelSummary {
   // PTX virtual registers declared per type (the hardware count comes from ptxas/cubin later).
   std::vector<std::pair<std::string, uint64_t>> regs_by_type;
   uint64_t regs_total = 0;
+  // The most 32-bit register words live at once in the kernel (regpressure.hpp): an estimate of
+  // what ptxas allocates, used when no cubin gives the count.
+  uint32_t live_words = 0;
   uint64_t static_shared_bytes = 0;  // kernel + callees + module .shared they reference
   bool dynamic_shared = false;       // references an .extern .shared [] array
   uint64_t local_bytes = 0;          // .local declared in the kernel and its callees

@@ -70,7 +70,7 @@ std::string KernelStats::json() const {
       "\"issue_slot_utilisation_per_sub_core\": [{}], \"icache_misses\": {}, \"warp_states\": {{{}}}, \"memory\": {}}}",
       cycles, launch_cycles, time_ns(), clock_mhz, warp_instrs, thread_instrs, ctas, sms, sms_used, ctas_per_sm,
       warps_per_cta, ipc, achieved_occupancy, theoretical_occupancy, simt_efficiency, issue_utilisation, per,
-      icache_misses, st, mem.json(double(cycles) * 1e-3 / (clock_mhz > 0 ? clock_mhz : 1.0)));
+      icache_misses, st, mem.json(double(cycles) * 1e-6 / (clock_mhz > 0 ? clock_mhz : 1.0)));
 }
 
 }  // namespace warpsim::stats

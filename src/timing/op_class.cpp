@@ -49,27 +49,6 @@ OpClass arith_class(const ptx::Instruction& ins) {
   return OpClass::Int;
 }
 
-// Operands the instruction writes: the leading destination operand of most instructions.
-bool writes_first_operand(Opcode op) {
-  switch (op) {
-    case Opcode::St: case Opcode::StBulk: case Opcode::Red: case Opcode::Bar: case Opcode::Barrier:
-    case Opcode::Membar: case Opcode::Fence: case Opcode::Bra: case Opcode::BrxIdx: case Opcode::Call:
-    case Opcode::Ret: case Opcode::Exit: case Opcode::Prefetch: case Opcode::Prefetchu: case Opcode::CpAsync:
-    case Opcode::CpAsyncCommitGroup: case Opcode::CpAsyncWaitGroup: case Opcode::CpAsyncWaitAll:
-    case Opcode::CpAsyncMbarrierArrive: case Opcode::MbarrierInit: case Opcode::MbarrierInval:
-    case Opcode::MbarrierExpectTx: case Opcode::MbarrierCompleteTx: case Opcode::MbarrierArriveDrop:
-    case Opcode::Stmatrix: case Opcode::WmmaStore: case Opcode::Sust: case Opcode::Sured:
-    case Opcode::Applypriority: case Opcode::Discard: case Opcode::Griddepcontrol: case Opcode::Stackrestore:
-    case Opcode::CpAsyncBulk: case Opcode::CpReduceAsyncBulk: case Opcode::CpAsyncBulkPrefetch:
-    case Opcode::CpAsyncBulkTensor: case Opcode::CpReduceAsyncBulkTensor: case Opcode::CpAsyncBulkPrefetchTensor:
-    case Opcode::CpAsyncBulkCommitGroup: case Opcode::CpAsyncBulkWaitGroup: case Opcode::MultimemSt:
-    case Opcode::MultimemRed:
-      return false;
-    default:
-      return true;
-  }
-}
-
 struct DepCollector {
   const func::DFunction& f;
   std::vector<uint32_t> src, dst;
@@ -134,6 +113,61 @@ unsigned access_bytes(const ptx::Instruction& ins) {
   return std::max(1u, sz * vec);
 }
 
+
+// 32-bit integer adds that ptxas merges into a three-input IADD3 (sm_70 and later): our
+// cuobjdump of validation/mem/bandwidth.cu (sm_80 and sm_90) shows `acc += v.x + v.y + v.z + v.w`,
+// four dependent add.s32 in the PTX, as two IADD3. An add (or sub) whose result is read once, by
+// the next add of a chain in the same basic block, is merged into that reader; the reader then has
+// three inputs and takes no further producer. Returns, per PTX instruction, whether it is merged.
+bool is_add32(const ptx::Instruction& ins) {
+  if (ins.op != Opcode::Add && ins.op != Opcode::Sub) return false;
+  if (ins.has(Mod::sat) || ins.has(Mod::cc) || ins.has_guard) return false;
+  Type t = first_type(ins);
+  return t == Type::S32 || t == Type::U32 || t == Type::B32;
+}
+
+std::vector<char> merged_adds(const ptx::Function& f) {
+  const size_t n = f.instrs.size();
+  std::vector<char> merged(n, 0), absorbs(n, 0), leader(n + 1, 0);
+  for (const ptx::Label& l : f.labels)
+    if (l.instr < n) leader[l.instr] = 1;
+  std::vector<uint32_t> reads(f.regs.size(), 0), writes(f.regs.size(), 0);
+  auto count = [&](auto&& self, const ptx::Operand& o, bool dst) -> void {
+    using K = ptx::Operand::Kind;
+    if (o.kind == K::Reg && o.reg < reads.size()) ++(dst ? writes : reads)[o.reg];
+    for (auto& e : o.elems) self(self, e, dst && (o.kind == K::Vector || o.kind == K::Pair));
+  };
+  for (const ptx::Instruction& ins : f.instrs) {
+    if (ins.has_guard && ins.guard_reg < reads.size()) ++reads[ins.guard_reg];
+    const bool first_dst = ptx::writes_first_operand(ins.op);
+    for (size_t i = 0; i < ins.operands.size(); ++i)
+      count(count, ins.operands[i], first_dst && i == 0 && ins.operands[i].kind != ptx::Operand::Kind::Address);
+  }
+  for (size_t i = 0; i < n; ++i) {
+    const ptx::Instruction& a = f.instrs[i];
+    if (!is_add32(a) || absorbs[i] || a.operands.empty() || a.operands[0].kind != ptx::Operand::Kind::Reg) continue;
+    const uint32_t d = a.operands[0].reg;
+    if (d >= reads.size() || reads[d] != 1 || writes[d] != 1) continue;
+    // Its one reader, later in the same basic block.
+    for (size_t j = i + 1; j < n && !leader[j]; ++j) {
+      const ptx::Instruction& b = f.instrs[j];
+      bool reads_d = false;
+      for (size_t k = 1; k < b.operands.size(); ++k)
+        if (b.operands[k].kind == ptx::Operand::Kind::Reg && b.operands[k].reg == d) reads_d = true;
+      if (reads_d) {
+        if (is_add32(b) && !absorbs[j] && !merged[j]) {
+          merged[i] = 1;
+          absorbs[j] = 1;
+        }
+        break;
+      }
+      if (b.op == Opcode::Bra || b.op == Opcode::BrxIdx || b.op == Opcode::Ret || b.op == Opcode::Exit ||
+          b.op == Opcode::Call)
+        break;
+    }
+  }
+  return merged;
+}
 }  // namespace
 
 OpClass classify(const ptx::Instruction& ins) {
@@ -248,6 +282,8 @@ OpClass classify(const ptx::Instruction& ins) {
 
 std::vector<InstrTiming> classify_program(const func::Program& prog, const config::Machine& m) {
   std::vector<InstrTiming> out(prog.code.size());
+  std::vector<std::vector<char>> merged(prog.funcs.size());
+  std::vector<char> merged_done(prog.funcs.size(), 0);
   for (size_t pc = 0; pc < prog.code.size(); ++pc) {
     const func::DInstr& d = prog.code[pc];
     if (!d.exec || d.func >= prog.funcs.size()) continue;
@@ -307,10 +343,22 @@ std::vector<InstrTiming> classify_program(const func::Program& prog, const confi
       t.pipe_cycles = tensor_cycles(ins, m);
       t.latency = t.pipe_cycles + m.tensor_latency;
     }
+    // An add merged into its reader's IADD3 takes an issue slot here (the PTX instruction still
+    // runs) but neither pipe time nor latency: the reader is the one SASS instruction.
+    if (t.cls == config::OpClass::Int && is_add32(ins)) {
+      if (!merged_done[d.func]) {
+        merged[d.func] = merged_adds(*f.src);
+        merged_done[d.func] = 1;
+      }
+      if (merged[d.func][d.src_index]) {
+        t.pipe_cycles = 0;
+        t.latency = 1;
+      }
+    }
     // Register dependencies.
     DepCollector dc{f, {}, {}};
     if (ins.has_guard) dc.add(dc.src, ins.guard_reg);
-    bool first_dst = writes_first_operand(ins.op);
+    bool first_dst = ptx::writes_first_operand(ins.op);
     for (size_t i = 0; i < ins.operands.size(); ++i) {
       const ptx::Operand& o = ins.operands[i];
       bool is_dst = first_dst && i == 0 && o.kind != ptx::Operand::Kind::Address;

@@ -173,6 +173,46 @@ TEST(Timing, IndependentChainsAreBoundByThePipeRate) {
   EXPECT_LE(b.st.cycles, n * 4 + 60 + store_tail(m));
 }
 
+// A chain of `n` dependent add.u32, each result read once by the next (`twice`: read twice, as
+// both operands). ptxas merges pairs of such adds into one three-input IADD3 (our cuobjdump of
+// validation/mem/bandwidth.cu: four PTX adds of `acc += v.x + v.y + v.z + v.w` are two IADD3).
+std::string add_chain_kernel(unsigned n, bool twice) {
+  std::string s = R"(.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+  .reg .u32 %r<)" + std::to_string(n + 4) + R"(>;
+  .reg .u64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+)";
+  for (unsigned i = 1; i <= n; ++i)
+    s += "  add.u32 %r" + std::to_string(i + 1) + ", %r" + std::to_string(i) + ", " +
+         (twice ? "%r" + std::to_string(i) : std::to_string(i)) + ";\n";
+  s += "  mul.wide.u32 %rd2, %r1, 4;\n  add.u64 %rd3, %rd1, %rd2;\n  st.global.u32 [%rd3], %r" + std::to_string(n + 1) +
+       ";\n  ret;\n}\n";
+  return s;
+}
+
+TEST(Timing, AddPairsMergeIntoThreeInputAdds) {
+  config::Machine m = test_machine();  // int latency 4
+  const unsigned n = 400;
+  // Merged: every other add issues with no latency of its own (1 cycle to its reader).
+  Timed a = run_timed(m, add_chain_kernel(n, false), {1, 1, 1}, {32, 1, 1});
+  ASSERT_TRUE(a.res.ok()) << a.res.report();
+  EXPECT_GE(a.st.cycles, n / 2 * 4 + n / 2);
+  EXPECT_LE(a.st.cycles, n / 2 * 4 + n / 2 + 40 + store_tail(m));
+  // tid + 1 + 2 + ... + n: the values do not change.
+  uint32_t want = n * (n + 1) / 2;
+  EXPECT_EQ(reinterpret_cast<const uint32_t&>(a.out[5]), want + 5);
+  // Each value read twice: nothing merges, the chain costs 4 cycles per add.
+  Timed b = run_timed(m, add_chain_kernel(n, true), {1, 1, 1}, {32, 1, 1});
+  ASSERT_TRUE(b.res.ok()) << b.res.report();
+  EXPECT_GE(b.st.cycles, n * 4);
+  EXPECT_LE(b.st.cycles, n * 4 + 40 + store_tail(m));
+}
+
 // One warp issuing `n` independent mma instructions (each writes its own D from the same A, B, C).
 std::string mma_kernel(const std::string& instr, unsigned na, unsigned nb, bool sparse, unsigned n) {
   auto vec = [](const std::string& p, unsigned cnt, unsigned base) {

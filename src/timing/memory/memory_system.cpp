@@ -83,6 +83,59 @@ struct MemorySystem::Impl {
   std::vector<DramTxn> txns;
   std::vector<uint32_t> free_txns;
   std::vector<dram::Completion> done;
+  // Diagnostics: with WARPSIM_MEM_SAMPLE=N in the environment, every N cycles one line on stderr
+  // of what the memory system did since the previous line: DRAM bytes read/written per cycle and
+  // as a share of the peak, row hits / misses / conflicts and read-to-write turnarounds (requests
+  // first served), mean DRAM read latency and queueing (cycles from the controller's queue), and the
+  // state now: requests in flight, controller queues, transactions waiting to enter them, DRAM
+  // transactions in flight per slice (sum), requests stalled at slices (l2.max_outstanding) and L2
+  // misses in flight. This is how docs/validation-mem.md finds what bounds a bandwidth.
+  uint64_t sample_every = 0, sample_next = 0, sample_from = 0;
+  dram::ControllerStats sample_prev{};
+  void sample(uint64_t t) {
+    dram::ControllerStats a{};
+    size_t queued = 0, wait_r = 0, wait_w = 0, stalled = 0, outstanding = 0, misses = 0;
+    for (size_t c = 0; c < ctrls.size(); ++c) {
+      const dram::ControllerStats& x = ctrls[c]->stats();
+      a.reads += x.reads;
+      a.writes += x.writes;
+      a.bytes_read += x.bytes_read;
+      a.bytes_written += x.bytes_written;
+      a.row_hits += x.row_hits;
+      a.row_misses += x.row_misses;
+      a.row_conflicts += x.row_conflicts;
+      a.read_to_write_turnarounds += x.read_to_write_turnarounds;
+      a.read_latency_sum += x.read_latency_sum;
+      a.queue_latency_sum += x.queue_latency_sum;
+      queued += ctrls[c]->queued();
+      wait_r += ctrl_reads[c].size();
+      wait_w += ctrl_writes[c].size();
+    }
+    for (const L2Slice& sl : slices) {
+      stalled += sl.stalled.size();
+      outstanding += sl.outstanding;
+      misses += sl.misses.size();
+    }
+    const double dt = double(std::max<uint64_t>(1, t - sample_from));
+    const auto& d = m.dram;
+    const double peak = double(d.controllers) * d.channels_per_controller * d.pseudo_channels * d.bus_bits_per_pseudo_channel /
+                        8 * 2 * m.mem_clock_mhz / m.sm_clock_mhz;
+    const double rb = double(a.bytes_read - sample_prev.bytes_read), wb = double(a.bytes_written - sample_prev.bytes_written);
+    const double rd = double(a.reads - sample_prev.reads), all = rd + double(a.writes - sample_prev.writes);
+    std::fprintf(stderr,
+                 "warpsim: mem t=%llu in_flight=%zu dram_read_B/clk=%.0f write_B/clk=%.0f (%.1f%% of peak) row_hits=%llu "
+                 "misses=%llu conflicts=%llu rd_to_wr=%llu read_latency=%.0f queueing=%.0f | ctrl_queued=%zu "
+                 "waiting_r=%zu waiting_w=%zu slice_dram_txns=%zu slice_stalled=%zu l2_misses=%zu\n",
+                 (unsigned long long)t, reqs.size() - free_reqs.size(), rb / dt, wb / dt, 100.0 * (rb + wb) / dt / peak,
+                 (unsigned long long)(a.row_hits - sample_prev.row_hits), (unsigned long long)(a.row_misses - sample_prev.row_misses),
+                 (unsigned long long)(a.row_conflicts - sample_prev.row_conflicts),
+                 (unsigned long long)(a.read_to_write_turnarounds - sample_prev.read_to_write_turnarounds),
+                 rd ? double(a.read_latency_sum - sample_prev.read_latency_sum) / rd : 0.0,
+                 all ? double(a.queue_latency_sum - sample_prev.queue_latency_sum) / all : 0.0, queued, wait_r, wait_w,
+                 outstanding, stalled, misses);
+    sample_prev = a;
+    sample_from = t;
+  }
 
   explicit Impl(const config::Machine& mm) : m(mm) {}
 
@@ -105,7 +158,16 @@ struct MemorySystem::Impl {
   uint32_t slice_index(uint64_t line) const { return uint32_t(mix(line, 0x9e3779b97f4a7c15ull) % per_part); }
   uint32_t slice_in(uint32_t part, uint64_t line) const { return part * per_part + slice_index(line); }
   uint32_t other(uint32_t s) const { return parts > 1 ? ((s / per_part + 1) % parts) * per_part + s % per_part : s; }
-  uint32_t ctrl_of(uint64_t line) const { return uint32_t(mix(line ^ 0x5bd1e995ull, 0xff51afd7ed558ccdull) % ctrls.size()); }
+  // The controller of a line: each run of `controllers` consecutive lines has one line in every
+  // controller, in an order rotated by a hash of the run's index (so strides spread over all
+  // controllers). That keeps the controller-local address (line / controllers, see
+  // controller_local_address) one-to-one: a hash of the line alone sent about a third of each
+  // run's lines onto the local address of another line of the run and left a third of the local
+  // addresses unused, so a DRAM row held fewer of the lines streamed through it.
+  uint32_t ctrl_of(uint64_t line) const {
+    const uint64_t n = ctrls.size();
+    return uint32_t((line % n + mix((line / n) ^ 0x5bd1e995ull, 0xff51afd7ed558ccdull)) % n);
+  }
   uint32_t sector_bytes() const { return m.l2.sector; }
 
   // ---- DRAM
@@ -382,6 +444,7 @@ MemorySystem::MemorySystem(const config::Machine& m) : p_(std::make_unique<Impl>
   s.ctrl_writes.resize(s.ctrls.size());
   s.l2tlb.resize(group);
   for (auto& t : s.l2tlb) t.configure(m.tlb.l2_entries, m.tlb.l2_assoc);
+  if (const char* e = std::getenv("WARPSIM_MEM_SAMPLE")) s.sample_every = std::strtoull(e, nullptr, 10);
   s.walkers.assign(group, std::vector<uint64_t>(std::max<uint32_t>(1, m.tlb.walkers), 0));
 }
 
@@ -431,6 +494,11 @@ void MemorySystem::send(const MemRequest& r, uint64_t t) {
 void MemorySystem::advance(uint64_t t) {
   Impl& s = *p_;
   for (;;) {
+    if (s.sample_every && s.now >= s.sample_next) {
+      if (s.sample_next) s.sample(s.now);
+      else s.sample_from = s.now;
+      s.sample_next = s.now + s.sample_every;
+    }
     uint64_t qe = s.q.next_time();
     uint64_t ce = s.ctrl_next();
     uint64_t n = std::min(qe, ce);
