@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <stdexcept>
 
 #include "mem/device_memory.hpp"
 
@@ -65,6 +66,7 @@ Sm::Sm(const config::Machine& m, uint32_t id, MemorySystem* mem)
   if (mem_) const_.configure(m.const_cache, m.ops[unsigned(OpClass::LdConst)].latency);
   l1i_.configure(m.l1i_bytes, m.icache_line, m.l1i_assoc);
   issue_period_ = m.issue_clock_ratio > 0 && m.issue_clock_ratio < 1 ? uint32_t(std::lround(1.0 / m.issue_clock_ratio)) : 1;
+  slots_.reserve(std::max<uint32_t>(1, m.max_warps));
 }
 
 bool Sm::can_accept(const KernelRun& k) const {
@@ -112,7 +114,18 @@ void Sm::dispatch(KernelRun& k, func::Dim3 cta_id, uint64_t start) {
   used_regs_ += k.fp.regs;
   used_smem_ += k.fp.smem;
   for (uint32_t i = 0; i < n; ++i) {
-    auto w = std::make_unique<WarpCtx>();
+    // A warp slot of the SM: where its context and its local memory live.
+    uint32_t ws = 0;
+    while (ws < slot_used_.size() && slot_used_[ws]) ++ws;
+    if (ws == slot_used_.size()) slot_used_.push_back(false);
+    slot_used_[ws] = true;
+    if (ws == slots_.size()) {
+      // Contexts never move (responses and sub-cores point at them): the capacity is reserved.
+      if (slots_.size() == slots_.capacity()) throw std::logic_error("more resident warps than the SM has slots");
+      slots_.emplace_back();
+    }
+    WarpCtx* w = &slots_[ws];
+    *w = WarpCtx{};
     w->cta = slot.get();
     w->warp = i;
     w->age = age_++;
@@ -120,16 +133,12 @@ void Sm::dispatch(KernelRun& k, func::Dim3 cta_id, uint64_t start) {
     w->sub_core = uint32_t((used_warps_ - k.fp.warps + i) % subs_.size());
     w->sb = Scoreboard(m_.scoreboard_entries);
     w->uid = next_uid_++;
-    by_uid_[w->uid] = w.get();
-    // A warp slot of the SM: where its local memory lives.
-    w->slot = 0;
-    while (w->slot < slot_used_.size() && slot_used_[w->slot]) ++w->slot;
-    if (w->slot == slot_used_.size()) slot_used_.push_back(false);
-    slot_used_[w->slot] = true;
+    by_uid_[w->uid] = w;
+    w->slot = ws;
     w->stall_from = start;
-    subs_[w->sub_core].warps.push_back(w.get());
-    slot->warps.push_back(w.get());
-    warp_pool_.push_back(std::move(w));
+    subs_[w->sub_core].warps.push_back(w);
+    slot->warps.push_back(w);
+    warp_pool_.push_back(w);
   }
   slot->live_warps = n;
   CtaSlot* c = slot.get();
@@ -346,7 +355,7 @@ void Sm::retire_cta(CtaSlot* c, uint64_t t) {
     by_uid_.erase(w->uid);
     if (w->slot < slot_used_.size()) slot_used_[w->slot] = false;
   }
-  warp_pool_.erase(std::remove_if(warp_pool_.begin(), warp_pool_.end(), [&](auto& w) { return w->cta == c; }),
+  warp_pool_.erase(std::remove_if(warp_pool_.begin(), warp_pool_.end(), [&](WarpCtx* w) { return w->cta == c; }),
                    warp_pool_.end());
   async_bars_.drop(c);
   ++k.retired_ctas;

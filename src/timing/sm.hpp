@@ -201,7 +201,10 @@ class Sm : public MemClient {
   std::unordered_map<uint64_t, WarpCtx*> by_uid_;
   std::vector<bool> slot_used_;
   std::vector<std::unique_ptr<CtaSlot>> ctas_;
-  std::vector<std::unique_ptr<WarpCtx>> warp_pool_;
+  // Warp contexts, one per warp slot, contiguous (the scheduler scans them every cycle) and never
+  // moved: the capacity is the SM's warp limit, reserved at construction.
+  std::vector<WarpCtx> slots_;
+  std::vector<WarpCtx*> warp_pool_;  // the resident warps, in dispatch order
   uint64_t age_ = 0;
   uint32_t used_threads_ = 0, used_warps_ = 0, used_regs_ = 0, used_smem_ = 0;
   uint32_t retired_ = 0;
