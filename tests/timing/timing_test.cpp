@@ -8,6 +8,7 @@
 #include <map>
 #include <string>
 
+#include "config/config.hpp"
 #include "func/engine.hpp"
 #include "mem/device_memory.hpp"
 #include "ptx/parser.hpp"
@@ -979,6 +980,55 @@ TEST(AsyncCopy, MbarrierPhaseWaitsForTheCopiesArrivedOnIt) {
   ASSERT_TRUE(t.res.ok()) << t.res.report();
   EXPECT_LE(t.out[0], 40);                             // the arrivals themselves do not wait
   EXPECT_GE(t.out[1], l2 + m.l2.dram_latency);         // the phase completes when B has landed
+}
+
+}  // namespace
+}  // namespace warpsim::timing
+
+namespace warpsim::timing {
+namespace {
+
+// Every shipped machine runs a kernel with more CTAs than fit at once (warp slots are reused as
+// CTAs retire, up to the machine's warp limit: 24 per SM on the G80), global stores and loads
+// through its whole memory hierarchy, and a constant load: right results, no fault, cycles > 0.
+TEST(Timing, EveryShippedMachineRunsAMultiWaveMemoryKernel) {
+  const std::string ptx = R"(.version 8.0
+.target sm_80
+.address_size 64
+.const .align 4 .f32 two = 0f40000000;
+.visible .entry k(.param .u64 out)
+{
+  .reg .u64 %rd<6>;
+  .reg .u32 %r<6>;
+  .reg .f32 %f<4>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %ctaid.x;
+  mov.u32 %r2, %ntid.x;
+  mov.u32 %r3, %tid.x;
+  mad.lo.u32 %r4, %r1, %r2, %r3;
+  mul.wide.u32 %rd2, %r4, 4;
+  add.u64 %rd3, %rd1, %rd2;
+  cvt.rn.f32.u32 %f1, %r4;
+  st.global.f32 [%rd3], %f1;
+  ld.global.cg.f32 %f2, [%rd3];
+  ld.const.f32 %f3, [two];
+  fma.rn.f32 %f2, %f2, %f3, 0f3F800000;
+  st.global.f32 [%rd3], %f2;
+  ret;
+}
+)";
+  for (const char* name : {"a100", "a100-80gb", "h100", "v100", "g80"}) {
+    SCOPED_TRACE(name);
+    config::Machine m;
+    std::string err;
+    ASSERT_TRUE(config::load_machine(name, {}, m, err)) << err;
+    const uint32_t ctas = m.sms * 6;  // several waves even where 8 CTAs of 4 warps fit per SM
+    Timed t = run_timed(m, ptx, func::Dim3{ctas, 1, 1}, func::Dim3{128, 1, 1});
+    EXPECT_EQ(t.res.fault.kind, func::FaultKind::None) << t.res.report();
+    EXPECT_GT(t.st.cycles, 0u);
+    ASSERT_EQ(t.out.size(), size_t(ctas) * 128);
+    for (size_t i = 0; i < t.out.size(); i += 97) EXPECT_EQ(t.out[i], 2.0f * float(i) + 1.0f) << "thread " << i;
+  }
 }
 
 }  // namespace
