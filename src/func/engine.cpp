@@ -655,7 +655,7 @@ void lanes_exit(ExecCtx& ctx, uint32_t mask) {
     if (mask >> l & 1) {
       ctx.w.state[l] = LaneState::Exited;
       // A thread's outstanding cp.async copies complete when it exits.
-      if (!ctx.w.async_copies[l].empty()) ctx.w.complete_async_copies(l, ~0u, ctx.cta.shared);
+      if (!ctx.w.async_copies.empty_at(l)) ctx.w.complete_async_copies(l, ~0u, ctx.cta.shared);
     }
   ctx.blocked |= mask;
   ctx.cta.live_threads -= uint32_t(std::popcount(mask));

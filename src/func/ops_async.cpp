@@ -290,7 +290,7 @@ void exec_cp_wait(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
     }
     uint32_t g = w.async_groups[l];
     uint32_t below = uint64_t(in.imm) >= g ? 0 : g - uint32_t(in.imm);
-    if (!w.async_copies[l].empty()) w.complete_async_copies(l, below, ctx.cta.shared);
+    if (!w.async_copies.empty_at(l)) w.complete_async_copies(l, below, ctx.cta.shared);
   }
 }
 

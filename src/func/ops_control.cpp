@@ -357,11 +357,11 @@ void exec_ret(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
   uint32_t exiting = 0;
   for (unsigned l = 0; l < kWarpSize; ++l) {
     if (!(mask >> l & 1)) continue;
-    auto& stack = ctx.w.calls[l];
-    if (stack.empty()) {
+    if (ctx.w.calls.empty_at(l)) {
       exiting |= 1u << l;
       continue;
     }
+    auto& stack = ctx.w.calls[l];
     CallFrame fr = std::move(stack.back());
     stack.pop_back();
     const DFunction& f = ctx.prog.funcs[fr.callee];

@@ -72,6 +72,22 @@ struct CallFrame {
   std::vector<uint64_t> saved;  // saved registers/params of a recursive callee (this lane only)
 };
 
+// Per-lane vectors for what most warps never use (call frames, pending cp.async copies): the 32
+// vectors are allocated on first use, which keeps a warp 1.5 KB smaller (a kernel's first wave
+// creates thousands of warps, each touching fresh memory).
+template <class T>
+class LaneVectors {
+ public:
+  std::vector<T>& operator[](unsigned l) {
+    if (!p_) p_ = std::make_unique<std::array<std::vector<T>, kWarpSize>>();
+    return (*p_)[l];
+  }
+  bool empty_at(unsigned l) const { return !p_ || (*p_)[l].empty(); }
+
+ private:
+  std::unique_ptr<std::array<std::vector<T>, kWarpSize>> p_;
+};
+
 struct Warp {
   uint32_t id = 0;            // warp index within the CTA
   uint32_t valid = 0;         // lanes that exist (partial last warp)
@@ -79,7 +95,7 @@ struct Warp {
   std::array<LaneState, kWarpSize> state{};
   std::array<uint8_t, kWarpSize> wait_barrier{};
   std::array<uint64_t, kWarpSize> local_base{};  // current local frame base per lane
-  std::array<std::vector<CallFrame>, kWarpSize> calls;
+  LaneVectors<CallFrame> calls;
   uint32_t carry = 0;           // CC.CF per lane for add.cc/addc/sub.cc/subc/mad.cc/madc
   ZeroArray<uint64_t> regs;     // [slot][lane]; pages of functions never run stay unbacked
   // Function f's registers and param frame read as zero until first written: zeroed[f] says
@@ -110,7 +126,7 @@ struct Warp {
   bool done = false;
   uint32_t wake_gen = 0;        // bumped when another warp changes this warp's lane states (wake-ups)
   // cp.async / mbarrier (ops_async.cpp)
-  std::array<std::vector<AsyncCopy>, kWarpSize> async_copies;  // pending copies per lane
+  LaneVectors<AsyncCopy> async_copies;                         // pending copies per lane
   std::array<uint32_t, kWarpSize> async_groups{};              // commit groups so far per lane
   std::array<uint64_t, kWarpSize> wait_mbar{};                 // MbarrierWait: shared offset waited on
 
