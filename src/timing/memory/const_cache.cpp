@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "timing/free_slots.hpp"
+
 namespace warpsim::timing {
 
 void ConstCache::configure(const config::Machine::ConstCache& c, uint32_t l1_latency) {
@@ -76,14 +78,7 @@ ConstCache::Result ConstCache::access(uint64_t addr, uint64_t t, uint32_t waiter
   }
   // Miss in both: a fetch from L2 fills both levels.
   l15_.fill(l15, 1);
-  uint32_t f;
-  if (free_.empty()) {
-    f = uint32_t(fetches_.size());
-    fetches_.emplace_back();
-  } else {
-    f = free_.back();
-    free_.pop_back();
-  }
+  const uint32_t f = take_slot(fetches_, free_);
   Fetch& fe = fetches_[f];
   fe.busy = true;
   fe.parts = 0;

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "timing/free_slots.hpp"
 #include "timing/memory/sector_cache.hpp"
 
 namespace warpsim::timing {
@@ -65,14 +66,7 @@ class L1Cache {
   // the write path until L2 accepts the data.
   uint32_t allocate(uint64_t line, uint32_t sectors, bool allocate, bool evict_first, uint32_t waiter,
                     bool joinable = true) {
-    uint32_t e;
-    if (free_.empty()) {
-      e = uint32_t(entries_.size());
-      entries_.emplace_back();
-    } else {
-      e = free_.back();
-      free_.pop_back();
-    }
+    const uint32_t e = take_slot(entries_, free_);
     Entry& en = entries_[e];
     en.line = line;
     en.sectors = sectors;

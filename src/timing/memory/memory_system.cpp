@@ -7,6 +7,7 @@
 #include <deque>
 
 #include "timing/event_wheel.hpp"
+#include "timing/free_slots.hpp"
 #include "timing/memory/l2_slice.hpp"
 
 namespace warpsim::timing {
@@ -140,14 +141,7 @@ struct MemorySystem::Impl {
   explicit Impl(const config::Machine& mm) : m(mm) {}
 
   uint32_t new_req(const MemRequest& r) {
-    uint32_t id;
-    if (!free_reqs.empty()) {
-      id = free_reqs.back();
-      free_reqs.pop_back();
-    } else {
-      id = uint32_t(reqs.size());
-      reqs.emplace_back();
-    }
+    const uint32_t id = take_slot(reqs, free_reqs);
     reqs[id] = Req{};
     reqs[id].r = r;
     return id;
@@ -181,14 +175,7 @@ struct MemorySystem::Impl {
     }
   }
   void dram_txn(uint32_t s, uint64_t line, uint32_t sectors, bool write, stats::MemoryStats* ctr, uint64_t t) {
-    uint32_t id;
-    if (!free_txns.empty()) {
-      id = free_txns.back();
-      free_txns.pop_back();
-    } else {
-      id = uint32_t(txns.size());
-      txns.emplace_back();
-    }
+    const uint32_t id = take_slot(txns, free_txns);
     txns[id] = DramTxn{s, line, sectors, write};
     ++slices[s].outstanding;
     if (ctr) (write ? ctr->dram_bytes_write : ctr->dram_bytes_read) += uint64_t(std::popcount(sectors)) * sector_bytes();
