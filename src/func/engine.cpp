@@ -347,7 +347,6 @@ struct CtaRunner {
   void init_warp(Warp& w, uint32_t first_thread) {
     const DFunction& k = *launch.kernel;
     const size_t nregs = size_t(prog.nregs) * kWarpSize, nparam = size_t(prog.total_param) * kWarpSize;
-    cta.storage_pool = launch.storage_pool;
     WarpStorage reused;
     if (launch.storage_pool && launch.storage_pool->take(nregs, nparam, reused)) {
       w.regs = std::move(reused.regs);
@@ -567,6 +566,7 @@ struct CtaRunner {
   }
 
   void create_warps() {
+    cta.storage_pool = launch.storage_pool;  // the warps' storage goes back to it with the CTA
     uint32_t nwarps = (cta.nthreads + kWarpSize - 1) / kWarpSize;
     for (uint32_t i = 0; i < nwarps; ++i) {
       auto w = std::make_unique<Warp>();

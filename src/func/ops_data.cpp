@@ -153,6 +153,23 @@ struct HintScope {
   }
 };
 
+// A loaded element into destination d for `lanes`: a predicate is set if non-zero, a register
+// gets the value sign-extended (ld.s*) and canonical for its width.
+template <bool Signed>
+void put_loaded(ExecCtx& ctx, const DInstr& in, Ref d, uint64_t v, unsigned esize, uint32_t lanes) {
+  if (d.kind() == Ref::Pred) {
+    ctx.set_pred(d, v ? ~0u : 0u, lanes);
+    return;
+  }
+  if (Signed && esize < 8) {
+    unsigned sh = 64 - esize * 8;
+    v = uint64_t(int64_t(v << sh) >> sh);
+  }
+  v = canon(v, in.type2);
+  uint64_t* dst = ctx.dst(d);
+  for (uint32_t m = lanes; m; m &= m - 1) dst[std::countr_zero(m)] = v;
+}
+
 // flags: bits 0-3 space, bit 4 sign-extend, bits 8-10 MemRef::Rel; width: vector length;
 // imm2: element size; type2: destination register bits per element (for extension).
 template <bool Signed>
@@ -172,22 +189,8 @@ void exec_ld(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
   if (sp == AccessSpace::KernelParam && !base && !ctx.launch.trace) {
     const uint64_t a = lane_address(ctx, in, nullptr, 0);
     if (!(total > 1 && (a & (total - 1))) && a < flat_size && flat_size - a >= total) {
-      for (unsigned k = 0; k < vec; ++k) {
-        Ref d = ops[1 + k];
-        if (d.is_none()) continue;
-        uint64_t v = load_bytes(flat + a + k * esize, esize);
-        if (d.kind() == Ref::Pred) {
-          ctx.set_pred(d, v ? ~0u : 0u, mask);
-          continue;
-        }
-        if (Signed && esize < 8) {
-          unsigned sh = 64 - esize * 8;
-          v = uint64_t(int64_t(v << sh) >> sh);
-        }
-        v = canon(v, in.type2);
-        uint64_t* dst = ctx.dst(d);
-        for (uint32_t m = mask; m; m &= m - 1) dst[std::countr_zero(m)] = v;
-      }
+      for (unsigned k = 0; k < vec; ++k)
+        if (!ops[1 + k].is_none()) put_loaded<Signed>(ctx, in, ops[1 + k], load_bytes(flat + a + k * esize, esize), esize, mask);
       return;
     }
   }
@@ -203,20 +206,8 @@ void exec_ld(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
       if (ctx.launch.trace)
         ctx.launch.trace->add(a, total, l, sp == AccessSpace::Shared ? TraceSpace::Shared : TraceSpace::Param, false);
     } else if (!(p = page.resolve(ctx, sp, l, a, total, false))) return;
-    for (unsigned k = 0; k < vec; ++k) {
-      Ref d = ops[1 + k];
-      if (d.is_none()) continue;
-      uint64_t v = load_bytes(p + k * esize, esize);
-      if (d.kind() == Ref::Pred) {
-        ctx.set_pred(d, v ? ~0u : 0u, 1u << l);
-        continue;
-      }
-      if (Signed && esize < 8) {
-        unsigned sh = 64 - esize * 8;
-        v = uint64_t(int64_t(v << sh) >> sh);
-      }
-      ctx.dst(d)[l] = canon(v, in.type2);
-    }
+    for (unsigned k = 0; k < vec; ++k)
+      if (!ops[1 + k].is_none()) put_loaded<Signed>(ctx, in, ops[1 + k], load_bytes(p + k * esize, esize), esize, 1u << l);
   }
 }
 

@@ -134,7 +134,6 @@ struct Warp {
   ZeroArray<uint8_t> local;  // per-lane local memory: [lane][local_size]; see local_at
 
  public:
-
   // Completes lane l's pending copies of commit groups < below (all with ~0u) into `shared`.
   void complete_async_copies(unsigned l, uint32_t below, std::vector<uint8_t>& shared) {
     auto& v = async_copies[l];

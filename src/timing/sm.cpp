@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "mem/device_memory.hpp"
+#include "timing/free_slots.hpp"
 
 namespace warpsim::timing {
 
@@ -125,7 +126,7 @@ void Sm::dispatch(KernelRun& k, func::Dim3 cta_id, uint64_t start) {
       slots_.emplace_back();
     }
     WarpCtx* w = &slots_[ws];
-    *w = WarpCtx{};
+    *w = WarpCtx();
     w->cta = slot.get();
     w->warp = i;
     w->age = age_++;
@@ -367,17 +368,15 @@ void Sm::retire_cta(CtaSlot* c, uint64_t t) {
 // ---------------------------------------------------------------- memory instructions
 
 uint32_t Sm::new_tracker() {
-  uint32_t id;
-  if (!free_trackers_.empty()) {
-    id = free_trackers_.back();
-    free_trackers_.pop_back();
-  } else {
-    id = uint32_t(trackers_.size());
-    trackers_.emplace_back();
-  }
+  const uint32_t id = take_slot(trackers_, free_trackers_);
   trackers_[id] = Tracker{};
   trackers_[id].live = true;
   return id;
+}
+
+void Sm::free_tracker(uint32_t id) {
+  trackers_[id].live = false;
+  free_trackers_.push_back(id);
 }
 
 // A tracker for warp w's memory instruction `it` of kernel k issued at t (ready no earlier than its
@@ -470,7 +469,7 @@ uint64_t Sm::const_issue(WarpCtx& w, const InstrTiming& it, uint64_t t) {
   KernelRun& k = *w.cta->kernel;
   stats::MemoryStats& ctr = k.mem;
   const unsigned unit = unsigned(it.pipe);
-  static thread_local std::vector<uint64_t> addrs;
+  std::vector<uint64_t>& addrs = const_addrs_;
   addrs.clear();
   for (auto& a : trace_.acc)
     if (a.space == func::TraceSpace::Const && std::find(addrs.begin(), addrs.end(), a.addr) == addrs.end())
@@ -519,8 +518,7 @@ uint64_t Sm::const_issue(WarpCtx& w, const InstrTiming& it, uint64_t t) {
   }
   Tracker& tr = trackers_[tid];
   if (tr.pending == 0) {
-    tr.live = false;
-    free_trackers_.push_back(tid);
+    free_tracker(tid);
     return tr.ready;
   }
   return kNever;
@@ -599,8 +597,7 @@ uint64_t Sm::memory_issue(WarpCtx& w, const InstrTiming& it, uint64_t t) {
       send_miss(QueuedMiss{l.line, physical_line(k, l.line * m_.l1.line), l.sectors, it.mem, l.l2, tid, &ctr, true, at}, at);
     }
     if (!trackers_[tid].pending) {
-      trackers_[tid].live = false;
-      free_trackers_.push_back(tid);
+      free_tracker(tid);
     }
     return t + it.latency;
   }
@@ -652,8 +649,7 @@ uint64_t Sm::memory_issue(WarpCtx& w, const InstrTiming& it, uint64_t t) {
   if (tr.pending == 0) {
     uint64_t ready = tr.ready;
     if (tr.load) ctr.add_load_latency(ready - t);
-    tr.live = false;
-    free_trackers_.push_back(tid);
+    free_tracker(tid);
     if (async) {
       w.async.complete(w.async.add(), ready);
       return t + it.latency;
@@ -762,7 +758,7 @@ void Sm::on_response(uint32_t tag, uint64_t t) {
   if (tag & kDirectTag) {
     part_done(tag & ~kDirectTag);
   } else if (tag & kConstTag) {
-    static thread_local std::vector<uint32_t> waiters;
+    std::vector<uint32_t>& waiters = waiters_;
     waiters.clear();
     if (const_.part_done(tag & ~kConstTag, waiters))
       for (uint32_t id : waiters) part_done(id);
@@ -793,8 +789,7 @@ void Sm::on_response(uint32_t tag, uint64_t t) {
 
 void Sm::tracker_done(uint32_t id, uint64_t t) {
   Tracker tr = trackers_[id];
-  trackers_[id].live = false;
-  free_trackers_.push_back(id);
+  free_tracker(id);
   if (tr.load && tr.kernel) tr.kernel->mem.add_load_latency(t - tr.issue);
   if (tr.kernel) tr.kernel->mem_end = std::max(tr.kernel->mem_end, t + 1);
   if (tr.store) return;

@@ -145,6 +145,7 @@ class Sm : public MemClient {
   // test/try_wait): holds the warp or delays the wait result until the copies it names landed.
   void async_issue(WarpCtx& w, const InstrTiming& it, uint64_t t);
   uint32_t new_tracker();
+  void free_tracker(uint32_t id);  // its instruction is complete; the slot is reused
   uint32_t new_tracker(const WarpCtx& w, const InstrTiming& it, KernelRun& k, uint64_t t);
   uint64_t physical_line(const KernelRun& k, uint64_t va) const;
 
@@ -193,6 +194,7 @@ class Sm : public MemClient {
   std::vector<LineAccess> lines_;
   std::vector<func::MemAccess> global_acc_;  // memory_issue: the global/local accesses to coalesce
   std::vector<uint32_t> waiters_;            // on_response: the trackers a completed entry wakes
+  std::vector<uint64_t> const_addrs_;        // const_issue: the distinct addresses of an ld.const
   std::vector<Tracker> trackers_;
   std::vector<uint32_t> free_trackers_;
   std::vector<QueuedMiss> miss_queue_;  // misses waiting for a miss-status entry (FIFO)

@@ -112,7 +112,9 @@ TEST(Coalescer, MatchesReferenceGroupingForRandomPatterns) {
       EXPECT_EQ(out[i].sectors, r.sectors);
       EXPECT_EQ(out[i].lanes, r.lanes);
       EXPECT_EQ(out[i].accesses, r.accesses);
-      if (atomic) EXPECT_EQ(out[i].distinct, addrs[order[i]].size());
+      if (atomic) {
+        EXPECT_EQ(out[i].distinct, addrs[order[i]].size());
+      }
     }
   }
 }

@@ -65,29 +65,27 @@ void coalesce(const std::vector<func::MemAccess>& acc, uint32_t line_bytes, uint
     }
     return out.size() - 1;
   };
+  // Access a touches bytes [lo, hi) of line la (offsets in the line).
+  auto add = [&](LineAccess& la, const func::MemAccess& a, uint64_t lo, uint64_t hi) {
+    la.sectors |= uint32_t(((2ull << sector_of(hi - 1)) - 1) & ~((1ull << sector_of(lo)) - 1));
+    la.lanes |= 1u << (a.lane & 31);
+    if (la.l2 == func::L2Hint::Unchanged) la.l2 = a.l2;
+    ++la.accesses;
+  };
   for (const func::MemAccess& a : acc) {
     const uint64_t end = a.addr + std::max<uint16_t>(a.bytes, 1);
     const uint64_t first = line_of(a.addr), last = line_of(end - 1);
     // The common case first: a coalesced lane inside the line of the lane before it.
-    if (pow2 && !seen && first == last && !out.empty() && out.back().line == first) {
-      LineAccess& la = out.back();
-      const uint64_t off = a.addr & (line_bytes - 1);
-      la.sectors |= uint32_t(((2ull << ((off + (end - a.addr) - 1) >> sshift)) - 1) & ~((1ull << (off >> sshift)) - 1));
-      la.lanes |= 1u << (a.lane & 31);
-      if (la.l2 == func::L2Hint::Unchanged) la.l2 = a.l2;
-      ++la.accesses;
+    if (!seen && first == last && !out.empty() && out.back().line == first) {
+      const uint64_t off = a.addr - first * line_bytes;
+      add(out.back(), a, off, off + (end - a.addr));
       continue;
     }
     for (uint64_t line = first; line <= last; ++line) {
       const size_t k = find(line);
       LineAccess& la = out[k];
       const uint64_t base = line * line_bytes;
-      const uint64_t lo = std::max(a.addr, base), hi = std::min(end, base + line_bytes);
-      const uint64_t s0 = sector_of(lo - base), s1 = sector_of(hi - 1 - base);
-      la.sectors |= uint32_t(((2ull << s1) - 1) & ~((1ull << s0) - 1));
-      la.lanes |= 1u << (a.lane & 31);
-      if (la.l2 == func::L2Hint::Unchanged) la.l2 = a.l2;
-      ++la.accesses;
+      add(la, a, std::max(a.addr, base) - base, std::min(end, base + line_bytes) - base);
       if (!seen) continue;
       bool dup = false;
       for (auto& [kk, ad] : *seen)
