@@ -94,6 +94,7 @@ Round round_of(const Instruction& ins) {
 
 struct DecodeCtx::Impl {
   const VariableAddresses* vars;
+  std::array<uint32_t, Program::SpecialCount> specials;  // special register -> its slot (~0u: not read here)
   std::vector<Ref> reg_refs;            // ptx register index -> Ref (first slot for wide regs)
   std::vector<uint32_t> label_pcs;      // label index -> code index
   std::vector<MemRef> local_var;        // function local variable index -> where it lives
@@ -114,6 +115,47 @@ uint64_t truncate(uint64_t v, Type t) {
   unsigned b = type_bits(t);
   if (b == 0 || b >= 64) return v;
   return v & ((1ull << b) - 1);
+}
+
+// The materialised special register (Program::SpecialSlot) an operand reads, or -1 for one read
+// another way (%clock, %envreg, ...) or not a special register.
+int special_slot_of(const Operand& o) {
+  if (o.kind != Operand::Kind::SpecialReg) return -1;
+  const int comp = o.selector.empty() ? 0 : int(o.selector[0] - 'x');
+  if (comp < 0 || comp > 2) return -1;
+  switch (o.sreg) {
+    case SReg::Tid: return Program::TidX + comp;
+    case SReg::Ntid: return Program::NtidX + comp;
+    case SReg::Ctaid: return Program::CtaidX + comp;
+    case SReg::Nctaid: return Program::NctaidX + comp;
+    case SReg::Laneid: return Program::Laneid;
+    case SReg::Warpid: return Program::Warpid;
+    case SReg::Nwarpid: return Program::Nwarpid;
+    case SReg::Smid: return Program::Smid;
+    case SReg::Nsmid: return Program::Nsmid;
+    case SReg::Gridid: return Program::Gridid;
+    case SReg::LanemaskEq: return Program::LanemaskEq;
+    case SReg::LanemaskLe: return Program::LanemaskLe;
+    case SReg::LanemaskLt: return Program::LanemaskLt;
+    case SReg::LanemaskGe: return Program::LanemaskGe;
+    case SReg::LanemaskGt: return Program::LanemaskGt;
+    case SReg::DynamicSmemSize: return Program::DynSmem;
+    case SReg::TotalSmemSize: return Program::TotalSmem;
+    case SReg::WarpSz: return Program::WarpSz;
+    default: return -1;
+  }
+}
+
+// The materialised special registers a function reads (bit per Program::SpecialSlot).
+uint32_t specials_read(const Function& f) {
+  uint32_t used = 0;
+  auto walk = [&](auto&& self, const Operand& o) -> void {
+    if (int s = special_slot_of(o); s >= 0) used |= 1u << s;
+    for (auto& e : o.elems) self(self, e);
+  };
+  for (auto& ins : f.instrs)
+    for (auto& o : ins.operands) walk(walk, o);
+  return used;
 }
 
 float f64_to_f32(uint64_t bits) {
@@ -144,33 +186,19 @@ Ref DecodeCtx::ref(const Operand& o, Type t) {
       return r;
     }
     case Operand::Kind::SpecialReg: {
-      auto slot = [&](uint32_t s) { return Ref::reg(prog.special_base + s); };
-      uint32_t comp = o.selector.empty() ? 0 : uint32_t(o.selector[0] - 'x');
-      switch (o.sreg) {
-        case SReg::Tid: return slot(Program::TidX + comp);
-        case SReg::Ntid: return slot(Program::NtidX + comp);
-        case SReg::Ctaid: return slot(Program::CtaidX + comp);
-        case SReg::Nctaid: return slot(Program::NctaidX + comp);
-        case SReg::Laneid: return slot(Program::Laneid);
-        case SReg::Warpid: return slot(Program::Warpid);
-        case SReg::Nwarpid: return slot(Program::Nwarpid);
-        case SReg::Smid: return slot(Program::Smid);
-        case SReg::Nsmid: return slot(Program::Nsmid);
-        case SReg::Gridid: return slot(Program::Gridid);
-        case SReg::LanemaskEq: return slot(Program::LanemaskEq);
-        case SReg::LanemaskLe: return slot(Program::LanemaskLe);
-        case SReg::LanemaskLt: return slot(Program::LanemaskLt);
-        case SReg::LanemaskGe: return slot(Program::LanemaskGe);
-        case SReg::LanemaskGt: return slot(Program::LanemaskGt);
-        case SReg::DynamicSmemSize: return slot(Program::DynSmem);
-        case SReg::TotalSmemSize: return slot(Program::TotalSmem);
-        case SReg::WarpSz: return slot(Program::WarpSz);
-        // The driver's environment registers are not modelled: %envreg0..31 read as zero.
-        case SReg::Envreg: return cnst(0);
-        default:
-          error = fmt::format("special register '{}' is only readable with mov", sreg_spelling(o.sreg, o.sreg_index));
-          return Ref::none();
+      // The driver's environment registers are not modelled: %envreg0..31 read as zero.
+      if (o.sreg == SReg::Envreg) return cnst(0);
+      const int s = special_slot_of(o);
+      if (s < 0) {
+        error = fmt::format("special register '{}' is only readable with mov", sreg_spelling(o.sreg, o.sreg_index));
+        return Ref::none();
       }
+      const uint32_t slot = impl->specials[size_t(s)];
+      if (slot == ~0u) {
+        error = fmt::format("internal: special register '{}' has no register slot", sreg_spelling(o.sreg, o.sreg_index));
+        return Ref::none();
+      }
+      return Ref::reg(slot);
     }
     case Operand::Kind::Imm: return cnst(truncate(uint64_t(o.ival), t));
     case Operand::Kind::F32:
@@ -375,9 +403,37 @@ DecodeResult decode(const Module& m, const VariableAddresses& vars, const Decode
     if (di != ~0u) prog.module_symbols[m.funcs[i].name] = SymbolAddr{SymbolAddr::Function, di};
   }
 
-  // Registers: each function gets its own slots (calls don't clobber the caller), then the special
-  // registers. Predicates get their own masks.
-  for (auto& d : prog.funcs) {
+  // Registers: each function gets its own slots (calls don't clobber the caller); predicates get
+  // their own masks. Special registers (%tid, %ctaid, ...) are materialised at warp start, only
+  // those the module reads: a kernel's own in a block just before its registers, so that a warp
+  // touches one contiguous range (each slot is 256 bytes, and the first wave of a kernel creates
+  // thousands of warps on fresh pages); those read by device functions, which any kernel may
+  // call, in one block at the start.
+  std::vector<uint32_t> fn_specials(prog.funcs.size());
+  uint32_t shared_specials = 0;
+  for (size_t fi = 0; fi < prog.funcs.size(); ++fi) {
+    fn_specials[fi] = specials_read(*prog.funcs[fi].src);
+    if (!prog.funcs[fi].is_entry) shared_specials |= fn_specials[fi];
+  }
+  std::array<uint32_t, Program::SpecialCount> shared_slots;
+  shared_slots.fill(~0u);
+  std::vector<std::pair<uint8_t, uint32_t>> shared_list;
+  for (uint32_t sp = 0; sp < Program::SpecialCount; ++sp)
+    if (shared_specials >> sp & 1) {
+      shared_slots[sp] = prog.nregs++;
+      shared_list.push_back({uint8_t(sp), shared_slots[sp]});
+    }
+  std::vector<std::array<uint32_t, Program::SpecialCount>> fn_slots(prog.funcs.size(), shared_slots);
+  for (size_t fi = 0; fi < prog.funcs.size(); ++fi) {
+    DFunction& d = prog.funcs[fi];
+    if (d.is_entry) {
+      d.specials = shared_list;
+      for (uint32_t sp = 0; sp < Program::SpecialCount; ++sp)
+        if ((fn_specials[fi] >> sp & 1) && fn_slots[fi][sp] == ~0u) {
+          fn_slots[fi][sp] = prog.nregs++;
+          d.specials.push_back({uint8_t(sp), fn_slots[fi][sp]});
+        }
+    }
     d.reg_base = prog.nregs;
     d.pred_base = prog.npreds;
     for (auto& r : d.src->regs) {
@@ -387,8 +443,6 @@ DecodeResult decode(const Module& m, const VariableAddresses& vars, const Decode
     prog.nregs += d.nregs;
     prog.npreds += d.npreds;
   }
-  prog.special_base = prog.nregs;
-  prog.nregs += Program::SpecialCount;
 
   // Call graph (for recursion and per-kernel shared layouts).
   std::vector<std::set<uint32_t>> calls(prog.funcs.size());
@@ -431,6 +485,7 @@ DecodeResult decode(const Module& m, const VariableAddresses& vars, const Decode
     DecodeCtx::Impl& impl = impls[fi];
     impl.vars = &vars;
     impl.shared_ids = &shared_ids;
+    impl.specials = fn_slots[fi];
     // register refs
     uint32_t slot = d.reg_base, pidx = d.pred_base;
     for (auto& r : f.regs) {

@@ -369,34 +369,45 @@ struct CtaRunner {
       w.pc[l] = k.entry_pc;
       w.state[l] = valid ? LaneState::Ready : LaneState::Exited;
       w.local_base[l] = 0;
-      auto set = [&](uint32_t s, uint64_t v) { w.regs[size_t(prog.special_base + s) * kWarpSize + l] = v; };
-      const Dim3& b = launch.block;
-      set(Program::TidX, t % b.x);
-      set(Program::TidY, (t / b.x) % b.y);
-      set(Program::TidZ, t / (b.x * b.y));
-      set(Program::NtidX, b.x);
-      set(Program::NtidY, b.y);
-      set(Program::NtidZ, b.z);
-      set(Program::CtaidX, cta.id.x);
-      set(Program::CtaidY, cta.id.y);
-      set(Program::CtaidZ, cta.id.z);
-      set(Program::NctaidX, launch.grid.x);
-      set(Program::NctaidY, launch.grid.y);
-      set(Program::NctaidZ, launch.grid.z);
-      set(Program::Laneid, l);
-      set(Program::Warpid, w.id);
-      set(Program::Nwarpid, 64);  // A100: 64 warp slots per SM
-      set(Program::Smid, launch.smid);
-      set(Program::Nsmid, launch.nsmid);
-      set(Program::Gridid, launch.gridid);
-      set(Program::LanemaskEq, 1ull << l);
-      set(Program::LanemaskLe, (2ull << l) - 1);
-      set(Program::LanemaskLt, (1ull << l) - 1);
-      set(Program::LanemaskGe, uint32_t(~((1ull << l) - 1)));
-      set(Program::LanemaskGt, uint32_t(~((2ull << l) - 1)));
-      set(Program::DynSmem, launch.dynamic_smem);
-      set(Program::TotalSmem, cta.shared.size());
-      set(Program::WarpSz, kWarpSize);
+    }
+    // The special registers the module reads (DFunction::specials), per lane.
+    const Dim3& b = launch.block;
+    for (auto [sp, slot] : k.specials) {
+      uint64_t* r = &w.regs[size_t(slot) * kWarpSize];
+      for (unsigned l = 0; l < kWarpSize; ++l) {
+        const uint32_t t = first_thread + l;
+        uint64_t v = 0;
+        switch (sp) {
+          case Program::TidX: v = t % b.x; break;
+          case Program::TidY: v = (t / b.x) % b.y; break;
+          case Program::TidZ: v = t / (b.x * b.y); break;
+          case Program::NtidX: v = b.x; break;
+          case Program::NtidY: v = b.y; break;
+          case Program::NtidZ: v = b.z; break;
+          case Program::CtaidX: v = cta.id.x; break;
+          case Program::CtaidY: v = cta.id.y; break;
+          case Program::CtaidZ: v = cta.id.z; break;
+          case Program::NctaidX: v = launch.grid.x; break;
+          case Program::NctaidY: v = launch.grid.y; break;
+          case Program::NctaidZ: v = launch.grid.z; break;
+          case Program::Laneid: v = l; break;
+          case Program::Warpid: v = w.id; break;
+          case Program::Nwarpid: v = 64; break;  // A100: 64 warp slots per SM
+          case Program::Smid: v = launch.smid; break;
+          case Program::Nsmid: v = launch.nsmid; break;
+          case Program::Gridid: v = launch.gridid; break;
+          case Program::LanemaskEq: v = 1ull << l; break;
+          case Program::LanemaskLe: v = (2ull << l) - 1; break;
+          case Program::LanemaskLt: v = (1ull << l) - 1; break;
+          case Program::LanemaskGe: v = uint32_t(~((1ull << l) - 1)); break;
+          case Program::LanemaskGt: v = uint32_t(~((2ull << l) - 1)); break;
+          case Program::DynSmem: v = launch.dynamic_smem; break;
+          case Program::TotalSmem: v = cta.shared.size(); break;
+          case Program::WarpSz: v = kWarpSize; break;
+          default: break;
+        }
+        r[l] = v;
+      }
     }
     w.converged = true;
   }

@@ -70,6 +70,8 @@ struct DFunction {
   uint32_t reg_base = 0;        // first register slot of this function
   uint32_t nregs = 0;           // register slots (64-bit lane arrays)
   uint32_t pred_base = 0, npreds = 0;
+  // Entry: the special registers a warp of this kernel materialises at start, (SpecialSlot, slot).
+  std::vector<std::pair<uint8_t, uint32_t>> specials;
   uint32_t local_frame = 0;     // bytes of .local variables per activation
   uint32_t param_frame = 0;     // bytes of this function's .param variables (params, rets, call-site params)
   std::vector<uint32_t> param_offsets;  // offset of each parameter in the param frame
@@ -101,13 +103,13 @@ struct Program {
   std::vector<DFunction> funcs;
   uint32_t nregs = 0;            // register slots for the whole module (all functions + special regs)
   uint32_t npreds = 0;
-  // Special registers that are constant for a warp are materialised in these slots at warp start.
+  // Special registers that are constant for a warp, materialised at warp start in the slots of
+  // DFunction::specials (only those the module reads).
   enum SpecialSlot : uint32_t {
     TidX, TidY, TidZ, NtidX, NtidY, NtidZ, CtaidX, CtaidY, CtaidZ, NctaidX, NctaidY, NctaidZ,
     Laneid, Warpid, Nwarpid, Smid, Nsmid, Gridid, LanemaskEq, LanemaskLe, LanemaskLt, LanemaskGe,
     LanemaskGt, DynSmem, TotalSmem, WarpSz, SpecialCount
   };
-  uint32_t special_base = 0;     // first slot of the special registers
   std::unordered_map<std::string, SymbolAddr> module_symbols;  // .global/.const variables, functions
   uint64_t max_local_frame = 0;  // largest single-function local frame (stack sizing)
   uint32_t max_param_frame = 0;

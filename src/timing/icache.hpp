@@ -3,7 +3,8 @@
 #pragma once
 
 #include <cstdint>
-#include <vector>
+
+#include "func/zero_array.hpp"
 
 namespace warpsim::timing {
 
@@ -17,8 +18,7 @@ class InstructionCache {
     uint32_t lines = bytes / line_;
     sets_ = lines / assoc_;
     if (sets_ == 0) sets_ = 0;  // no cache: every access misses
-    tags_.assign(size_t(sets_) * assoc_, ~0ull);
-    stamp_.assign(tags_.size(), 0);
+    ways_.assign(size_t(sets_) * assoc_);
   }
   bool enabled() const { return sets_ > 0; }
   // True on a hit; on a miss the line is filled (LRU victim).
@@ -26,25 +26,31 @@ class InstructionCache {
     if (!sets_) return false;
     uint64_t line = addr / line_;
     uint32_t set = uint32_t(line % sets_);
-    size_t base = size_t(set) * assoc_;
+    Way* w = &ways_[size_t(set) * assoc_];
     ++clock_;
-    size_t victim = base;
-    for (size_t i = base; i < base + assoc_; ++i) {
-      if (tags_[i] == line) {
-        stamp_[i] = clock_;
+    Way* victim = w;
+    for (uint32_t i = 0; i < assoc_; ++i) {
+      if (w[i].tag == line + 1) {
+        w[i].stamp = clock_;
         return true;
       }
-      if (stamp_[i] < stamp_[victim]) victim = i;
+      if (w[i].stamp < victim->stamp) victim = &w[i];
     }
-    tags_[victim] = line;
-    stamp_[victim] = clock_;
+    victim->tag = line + 1;
+    victim->stamp = clock_;
     return false;
   }
   uint64_t line_of(uint64_t addr) const { return addr / line_; }
 
  private:
+  // All-zero is an empty way (tag = line + 1; stamp 0 is older than any access), so the arrays
+  // come from zero pages and cost memory only where code is cached: every SM has five of them
+  // (the L1I and four L0s), built again for every launch.
+  struct Way {
+    uint64_t tag, stamp;
+  };
   uint32_t line_ = 128, assoc_ = 1, sets_ = 0;
-  std::vector<uint64_t> tags_, stamp_;
+  func::ZeroArray<Way> ways_;
   uint64_t clock_ = 0;
 };
 

@@ -35,6 +35,90 @@ TEST(Engine, StoresThreadIndex) {
   EXPECT_EQ(r.warp_instrs, 2u * 7);     // two warps (32 + 5 threads)
 }
 
+// Special registers live in register slots filled at warp start, only for those the module reads:
+// a kernel's own next to its registers, those of device functions in a shared block (%ctaid.y is
+// in both here). Two kernels and a device function read different sets, one through a vector
+// operand; every value is checked against the launch geometry.
+TEST(Engine, SpecialRegistersOfKernelsAndDeviceFunctions) {
+  Harness h;
+  ASSERT_TRUE(h.load(kHead + R"(
+.func (.param .b32 r) lane_info()
+{
+  .reg .b32 %a<4>;
+  mov.u32 %a1, %laneid;
+  mov.u32 %a2, %ctaid.y;
+  mad.lo.u32 %a3, %a2, 100, %a1;
+  st.param.b32 [r], %a3;
+  ret;
+}
+.visible .entry ka(.param .u64 out)
+{
+  .reg .b32 %r<10>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.y;
+  mov.u32 %r2, %ntid.x;
+  mov.u32 %r3, %tid.x;
+  mad.lo.u32 %r4, %r1, %r2, %r3;        // thread index in the CTA
+  mov.u32 %r7, %ctaid.y;
+  mov.u32 %r8, %ntid.y;
+  mul.lo.u32 %r9, %r8, %r2;
+  mad.lo.u32 %r4, %r7, %r9, %r4;        // + ctaid.y * threads per CTA
+  {
+  .param .b32 rv;
+  call.uni (rv), lane_info, ();
+  ld.param.b32 %r5, [rv];
+  }
+  mov.u32 %r6, %lanemask_lt;
+  mul.wide.u32 %rd2, %r4, 8;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.v2.u32 [%rd3], {%r5, %r6};
+  exit;
+}
+.visible .entry kb(.param .u64 out)
+{
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r2, %warpid;
+  mov.u32 %r3, %ntid.z;
+  mov.u32 %r4, %nctaid.x;
+  mov.b64 %rd2, {%r3, %r4};
+  shr.u64 %rd2, %rd2, 32;
+  cvt.u32.u64 %r5, %rd2;                // nctaid.x, through a vector operand
+  {
+  .param .b32 rv;
+  call.uni (rv), lane_info, ();
+  ld.param.b32 %r6, [rv];
+  }
+  mad.lo.u32 %r5, %r5, 1000, %r6;
+  mul.wide.u32 %rd2, %r1, 8;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.v2.u32 [%rd3], {%r2, %r5};
+  exit;
+}
+)"));
+  const unsigned bx = 8, by = 6, per_cta = bx * by;  // 48 threads: a full warp and a partial one
+  uint64_t out = h.alloc(2 * per_cta * 8);
+  auto r = h.run("ka", {1, 2, 1}, {bx, by, 1}, Harness::Params().add(out));
+  ASSERT_TRUE(r.ok()) << r.report();
+  auto v = h.download<uint32_t>(out, 2 * per_cta * 2);
+  for (unsigned i = 0; i < 2 * per_cta; ++i) {
+    const unsigned cta_y = i / per_cta, lane = (i % per_cta) % 32;
+    EXPECT_EQ(v[2 * i], cta_y * 100 + lane) << "thread " << i;
+    EXPECT_EQ(v[2 * i + 1], (1u << lane) - 1) << "thread " << i;
+  }
+  uint64_t out2 = h.alloc(40 * 8);
+  auto r2 = h.run("kb", {3, 1, 1}, {40, 1, 1}, Harness::Params().add(out2));  // all CTAs write the same
+  ASSERT_TRUE(r2.ok()) << r2.report();
+  auto u = h.download<uint32_t>(out2, 40 * 2);
+  for (unsigned t = 0; t < 40; ++t) {
+    EXPECT_EQ(u[2 * t], t / 32) << "thread " << t;  // %warpid: the warp of the CTA
+    EXPECT_EQ(u[2 * t + 1], 3u * 1000 + t % 32) << "thread " << t;
+  }
+}
+
 TEST(Engine, UnmappedStoreFaultsWithReport) {
   Harness h;
   ASSERT_TRUE(h.load(kHead + R"(

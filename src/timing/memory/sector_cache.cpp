@@ -2,15 +2,53 @@
 
 #include <bit>
 #include <cstddef>
+#include <cstring>
+#include <map>
+#include <mutex>
 
 namespace warpsim::timing {
 
+// Way arrays of destroyed caches, by size, for the next cache of that size: the timing model builds
+// its SMs (and their L1s) for every launch, and fresh memory costs a page fault per 4 KB touched.
+struct SectorCache::Storage {
+  static constexpr size_t kMaxBytes = size_t(256) << 20;
+  std::mutex mu;
+  std::multimap<size_t, std::unique_ptr<Way[]>> free;
+  size_t bytes = 0;
+
+  // Never destroyed: caches owned by objects that outlive static destruction still return storage.
+  static Storage& get() {
+    static Storage* s = new Storage;
+    return *s;
+  }
+  std::unique_ptr<Way[]> take(size_t n) {
+    std::lock_guard<std::mutex> lock(mu);
+    auto it = free.find(n);
+    if (it == free.end()) return std::unique_ptr<Way[]>(new Way[n]);  // uninitialised: see live_
+    std::unique_ptr<Way[]> p = std::move(it->second);
+    free.erase(it);
+    bytes -= n * sizeof(Way);
+    return p;
+  }
+  void put(std::unique_ptr<Way[]> p, size_t n) {
+    if (!p || n == 0) return;
+    std::lock_guard<std::mutex> lock(mu);
+    if (bytes + n * sizeof(Way) > kMaxBytes) return;
+    bytes += n * sizeof(Way);
+    free.emplace(n, std::move(p));
+  }
+};
+
+SectorCache::~SectorCache() { Storage::get().put(std::move(ways_), size_t(sets_) * assoc_); }
+
 void SectorCache::configure(uint64_t lines, uint32_t assoc, bool hash_sets) {
+  Storage::get().put(std::move(ways_), size_t(sets_) * assoc_);
   assoc_ = assoc ? assoc : 1;
   sets_ = uint32_t(lines / assoc_);
   set_mask_ = sets_ && std::has_single_bit(sets_) ? sets_ - 1 : 0;  // 0: not a power of two (or 1 set)
   hash_ = hash_sets;
-  ways_.assign(size_t(sets_) * assoc_);
+  ways_ = sets_ ? Storage::get().take(size_t(sets_) * assoc_) : nullptr;
+  live_.assign((size_t(sets_) + 63) / 64, 0);
   tick_ = 1;
   reserved_ = 0;
 }
@@ -28,7 +66,9 @@ uint32_t SectorCache::set_of(uint64_t line) const {
 }
 
 SectorCache::Way* SectorCache::find(uint64_t line) {
-  Way* set = &ways_[size_t(set_of(line)) * assoc_];
+  const uint32_t s = set_of(line);
+  if (!live(s)) return nullptr;
+  Way* set = set_ways(s);
   for (uint32_t w = 0; w < assoc_; ++w)
     if (set[w].line == line && set[w].valid) return &set[w];
   return nullptr;
@@ -45,7 +85,7 @@ uint32_t SectorCache::persisting_in(const Way* set) const {
 void SectorCache::apply(Way& w, Evict e) {
   if (e == Evict::Unchanged || e == w.cls) return;
   if (e == Evict::Last) {
-    if (reserved_ == 0 || persisting_in(&ways_[size_t(set_of(w.line)) * assoc_]) >= reserved_) return;
+    if (reserved_ == 0 || persisting_in(set_ways(set_of(w.line))) >= reserved_) return;
   }
   w.cls = e;
 }
@@ -64,7 +104,12 @@ uint32_t SectorCache::lookup(uint64_t line, uint32_t sectors, Evict e) {
 
 SectorCache::Way& SectorCache::victim_way(uint64_t line, Victim& v, Evict cls) {
   if (cls == Evict::Unchanged || (cls == Evict::Last && reserved_ == 0)) cls = Evict::Normal;
-  Way* set = &ways_[size_t(set_of(line)) * assoc_];
+  const uint32_t s = set_of(line);
+  Way* set = set_ways(s);
+  if (!live(s)) {  // first allocation into the set: its ways become empty
+    std::memset(static_cast<void*>(set), 0, sizeof(Way) * assoc_);
+    live_[s >> 6] |= 1ull << (s & 63);
+  }
   // Without a set-aside (the L1, and the L2 unless a program asks) no count is needed: any
   // persisting line left from an earlier set-aside is in excess.
   const uint32_t persisting = reserved_ ? persisting_in(set) : 0;
@@ -144,13 +189,19 @@ bool SectorCache::reclassify(uint64_t line, Evict e) {
 }
 
 void SectorCache::reset_persisting() {
-  for (auto& w : ways_)
-    if (w.cls == Evict::Last) w.cls = Evict::Normal;
+  for (uint32_t s = 0; s < sets_; ++s) {
+    if (!live(s)) continue;
+    Way* set = set_ways(s);
+    for (uint32_t w = 0; w < assoc_; ++w)
+      if (set[w].cls == Evict::Last) set[w].cls = Evict::Normal;
+  }
 }
 
 Evict SectorCache::class_of(uint64_t line) const {
   if (!sets_) return Evict::Unchanged;
-  const Way* set = &ways_[size_t(set_of(line)) * assoc_];
+  const uint32_t s = set_of(line);
+  if (!live(s)) return Evict::Unchanged;
+  const Way* set = set_ways(s);
   for (uint32_t w = 0; w < assoc_; ++w)
     if (set[w].line == line && set[w].valid) return set[w].cls;
   return Evict::Unchanged;
@@ -158,7 +209,11 @@ Evict SectorCache::class_of(uint64_t line) const {
 
 uint64_t SectorCache::persisting_lines() const {
   uint64_t n = 0;
-  for (auto& w : ways_) n += w.valid && w.cls == Evict::Last;
+  for (uint32_t s = 0; s < sets_; ++s) {
+    if (!live(s)) continue;
+    const Way* set = set_ways(s);
+    for (uint32_t w = 0; w < assoc_; ++w) n += set[w].valid && set[w].cls == Evict::Last;
+  }
   return n;
 }
 

@@ -15,9 +15,8 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
-
-#include "func/zero_array.hpp"
 
 namespace warpsim::timing {
 
@@ -37,6 +36,11 @@ class SectorCache {
   };
 
   SectorCache() = default;
+  SectorCache(const SectorCache&) = delete;
+  SectorCache& operator=(const SectorCache&) = delete;
+  SectorCache(SectorCache&&) noexcept = default;
+  SectorCache& operator=(SectorCache&&) noexcept = default;
+  ~SectorCache();
   // `lines` total; `assoc` ways; `hash_sets`: XOR-fold the upper line bits into the set index
   // (spreads power-of-two strides, as hashed L2 set indexing does). Clears the set-aside.
   void configure(uint64_t lines, uint32_t assoc, bool hash_sets);
@@ -66,14 +70,21 @@ class SectorCache {
   uint64_t persisting_lines() const;
 
  private:
-  // All-zero bytes are an empty way, so that tags come from zero pages and cost memory only
-  // where a program touches them (a 40 MB L2 has 327,680 ways).
+  // 24 bytes: the L2 alone has 327,680 ways and a program touches its sets at random.
   struct Way {
     uint64_t line;
     uint32_t valid, dirty;  // sector masks; a way with no valid sector is free
-    uint64_t lru;
-    Evict cls;
+    uint64_t lru : 56;
+    Evict cls : 8;
   };
+  static_assert(sizeof(Way) == 24);
+  // A set's ways are uninitialised until the set is first allocated into (live_): a lookup of a
+  // set never written reads nothing, so the tag memory costs pages only where a program touches
+  // it, and once; and a cache built again (every SM's L1 at every launch) takes recycled storage
+  // without clearing it.
+  bool live(uint32_t set) const { return live_[set >> 6] >> (set & 63) & 1; }
+  Way* set_ways(uint32_t set) { return &ways_[size_t(set) * assoc_]; }
+  const Way* set_ways(uint32_t set) const { return &ways_[size_t(set) * assoc_]; }
   uint32_t set_of(uint64_t line) const;
   Way* find(uint64_t line);
   Way& victim_way(uint64_t line, Victim& v, Evict cls);
@@ -81,7 +92,9 @@ class SectorCache {
   void apply(Way& w, Evict e);
   uint32_t persisting_in(const Way* set) const;
 
-  func::ZeroArray<Way> ways_;
+  struct Storage;  // recycles way arrays between caches of the same size (sector_cache.cpp)
+  std::unique_ptr<Way[]> ways_;
+  std::vector<uint64_t> live_;  // a bit per set
   uint32_t sets_ = 0, assoc_ = 0, reserved_ = 0;
   uint32_t set_mask_ = 0;  // sets_ - 1 when a power of two (a mask, not a division)
   bool hash_ = false;
