@@ -12,8 +12,9 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <deque>
 #include <vector>
+
+#include "timing/fifo.hpp"
 
 namespace warpsim::timing {
 
@@ -73,7 +74,7 @@ class AsyncGroups {
       groups_.pop_front();
     }
   }
-  std::deque<Group> groups_;  // oldest first; the open group, if any, is last
+  Fifo<Group> groups_;  // oldest first; the open group, if any, is last
   bool open_ = false;
   uint64_t next_seq_ = 0;
   uint64_t retired_done_ = 0;

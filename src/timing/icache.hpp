@@ -3,8 +3,9 @@
 #pragma once
 
 #include <cstdint>
-
-#include "func/zero_array.hpp"
+#include <cstring>
+#include <memory>
+#include <vector>
 
 namespace warpsim::timing {
 
@@ -18,7 +19,8 @@ class InstructionCache {
     uint32_t lines = bytes / line_;
     sets_ = lines / assoc_;
     if (sets_ == 0) sets_ = 0;  // no cache: every access misses
-    ways_.assign(size_t(sets_) * assoc_);
+    ways_.reset(sets_ ? new Way[size_t(sets_) * assoc_] : nullptr);  // uninitialised: see live_
+    live_.assign((size_t(sets_) + 63) / 64, 0);
   }
   bool enabled() const { return sets_ > 0; }
   // True on a hit; on a miss the line is filled (LRU victim).
@@ -27,6 +29,10 @@ class InstructionCache {
     uint64_t line = addr / line_;
     uint32_t set = uint32_t(line % sets_);
     Way* w = &ways_[size_t(set) * assoc_];
+    if (!(live_[set >> 6] >> (set & 63) & 1)) {
+      std::memset(static_cast<void*>(w), 0, sizeof(Way) * assoc_);
+      live_[set >> 6] |= 1ull << (set & 63);
+    }
     ++clock_;
     Way* victim = w;
     for (uint32_t i = 0; i < assoc_; ++i) {
@@ -43,14 +49,15 @@ class InstructionCache {
   uint64_t line_of(uint64_t addr) const { return addr / line_; }
 
  private:
-  // All-zero is an empty way (tag = line + 1; stamp 0 is older than any access), so the arrays
-  // come from zero pages and cost memory only where code is cached: every SM has five of them
-  // (the L1I and four L0s), built again for every launch.
+  // A set's ways are initialised on its first access (live_), so that the arrays cost memory only
+  // where code is cached: every SM has five of them (the L1I and four L0s), built again for every
+  // launch. All-zero is an empty way (tag = line + 1; stamp 0 is older than any access).
   struct Way {
     uint64_t tag, stamp;
   };
   uint32_t line_ = 128, assoc_ = 1, sets_ = 0;
-  func::ZeroArray<Way> ways_;
+  std::unique_ptr<Way[]> ways_;
+  std::vector<uint64_t> live_;  // a bit per set
   uint64_t clock_ = 0;
 };
 

@@ -5,7 +5,6 @@
 
 #include <array>
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <unordered_map>
 #include <vector>
@@ -15,6 +14,7 @@
 #include "stats/kernel_stats.hpp"
 #include "stats/memory_stats.hpp"
 #include "timing/async_copy.hpp"
+#include "timing/fifo.hpp"
 #include "timing/icache.hpp"
 #include "timing/memory/access_window.hpp"
 #include "timing/memory/coalescer.hpp"
@@ -181,7 +181,7 @@ class Sm : public MemClient {
   std::vector<SubCore> subs_;
   std::array<uint64_t, config::kPipeCount> sm_unit_free_{};  // SM-wide units (mio, lsu): end of their backlog
   // Start cycles of the instructions queued at each SM-wide unit (sm.mio_queue deep).
-  std::array<std::deque<uint64_t>, config::kPipeCount> unit_queue_;
+  std::array<Fifo<uint64_t>, config::kPipeCount> unit_queue_;
   uint64_t unit_accepts(config::Pipe p, uint64_t t);
   InstructionCache l1i_;
   MemorySystem* mem_ = nullptr;
