@@ -185,8 +185,10 @@ void exec_ld(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
   if (sp == AccessSpace::Shared) flat = ctx.cta.shared.data(), flat_size = ctx.cta.shared.size();
   else if (sp == AccessSpace::KernelParam) flat = ctx.launch.params.data(), flat_size = ctx.launch.params.size();
   // A kernel parameter at a fixed offset (every warp's first loads) is the same for every lane:
-  // read it once. Out of bounds, misaligned or traced, the general path below reports and records.
-  if (sp == AccessSpace::KernelParam && !base && !ctx.launch.trace) {
+  // read it once. It records no trace: the timing model gives parameter loads a fixed latency
+  // without looking at their addresses (Sm::memory_issue). Out of bounds or misaligned, the general
+  // path below reports.
+  if (sp == AccessSpace::KernelParam && !base) {
     const uint64_t a = lane_address(ctx, in, nullptr, 0);
     if (!(total > 1 && (a & (total - 1))) && a < flat_size && flat_size - a >= total) {
       for (unsigned k = 0; k < vec; ++k)
