@@ -449,6 +449,8 @@ void read_machine(Reader& rd, Machine& m) {
   rd.size32("sm.default_shared_per_cta", m.default_shared_per_cta);
   rd.u32("sm.shared_alloc_unit", m.shared_alloc_unit);
   rd.size32("sm.reserved_shared_per_cta", m.reserved_shared_per_cta);
+  if (rd.get("sm.carveout_min_per_cta")) rd.size32("sm.carveout_min_per_cta", m.carveout_min_per_cta);
+  if (rd.get("sm.carveout_min_cap")) rd.size32("sm.carveout_min_cap", m.carveout_min_cap);
   static const std::pair<const char*, SchedulerPolicy> schedulers[] = {{"gto", SchedulerPolicy::Gto},
                                                                        {"lrr", SchedulerPolicy::Lrr}};
   rd.choice("sm.scheduler", m.scheduler, schedulers);
@@ -520,6 +522,10 @@ void read_machine(Reader& rd, Machine& m) {
   rd.u32("l2.assoc", m.l2.assoc);
   rd.u32("l2.hit_latency", m.l2.hit_latency);
   rd.u32("l2.far_latency", m.l2.far_latency);
+  if (rd.get("l2.far_copy")) {
+    static const std::pair<const char*, bool> far_copies[] = {{"keep", false}, {"demote", true}};
+    rd.choice("l2.far_copy", m.l2.far_demote, far_copies);
+  }
   rd.u32("l2.dram_latency", m.l2.dram_latency);
   rd.u32("l2.bytes_per_clk", m.l2.bytes_per_clk);
   rd.u32("l2.atomic_ops_per_clk", m.l2.atomic_ops_per_clk);

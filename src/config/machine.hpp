@@ -171,6 +171,11 @@ struct Machine {
   uint32_t default_shared_per_cta = 48 * 1024;  // without opt-in
   uint32_t shared_alloc_unit = 128;
   uint32_t reserved_shared_per_cta = 0;  // runtime-reserved shared memory per CTA (1 KB on cc 8.x)
+  // The driver's default carve-out: the smallest one holding max(resident CTAs x their shared
+  // memory, min(resident CTAs x carveout_min_per_cta, carveout_min_cap)). Optional keys; 0 (the
+  // default) leaves only the first term.
+  uint32_t carveout_min_per_cta = 0;
+  uint32_t carveout_min_cap = 0;
   SchedulerPolicy scheduler = SchedulerPolicy::Gto;
   double issue_clock_ratio = 1.0;      // scheduler issues per SM cycle (G80: 0.5)
   std::array<uint32_t, kPipeCount> pipe_lanes{};  // lanes per sub-core ([sm.pipes]); mio/lsu per SM
@@ -254,6 +259,7 @@ struct Machine {
     uint32_t assoc = 16;
     uint32_t hit_latency = 0;           // slice tag + data, cycles (SM load-to-use adds l1 + xbar)
     uint32_t far_latency = 0;           // extra cycles of a near-partition miss that looks in the far one
+    bool far_demote = false;            // a far hit copied to the near partition leaves its far copy least recently used (optional key l2.far_copy = "demote"; default "keep")
     uint32_t dram_latency = 0;          // fixed cycles L2 -> memory controller -> L2, besides DRAM timing
     uint32_t bytes_per_clk = 0;         // data per slice per cycle
     uint32_t atomic_ops_per_clk = 1;    // per slice: distinct addresses of atomics resolved per cycle

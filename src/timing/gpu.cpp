@@ -97,10 +97,13 @@ std::vector<stats::KernelStats> Gpu::run(std::vector<KernelLaunch*> launches) {
   };
   // The shared-memory carve-out the driver picks: the smallest one holding the CTAs the kernel can
   // keep resident, or the program's preferred carve-out if larger (the L1 gets the rest of the
-  // unified array).
+  // unified array). sm.carveout_min_per_cta / carveout_min_cap (the H100's driver, measured:
+  // configs/h100.toml) keep at least that much per resident CTA, up to the cap.
   for (size_t i = 0; i < runs.size(); ++i) {
     auto& r = runs[i];
-    uint64_t need = std::max<uint64_t>(uint64_t(r->max_ctas_per_sm) * r->fp.smem, launches[i]->preferred_carveout);
+    const uint64_t ctas = r->max_ctas_per_sm;
+    const uint64_t floor = std::min<uint64_t>(ctas * m_.carveout_min_per_cta, m_.carveout_min_cap);
+    uint64_t need = std::max<uint64_t>({ctas * r->fp.smem, floor, launches[i]->preferred_carveout});
     uint32_t carve = m_.max_shared_per_sm;
     for (uint32_t kb : m_.shared_carveouts_kb)
       if (uint64_t(kb) * 1024 >= need) {

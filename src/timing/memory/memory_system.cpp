@@ -375,6 +375,9 @@ struct MemorySystem::Impl {
     L2Slice& fs = slices[f];
     Req& p = reqs[pid];
     p.hit = fs.tags.lookup(p.r.line, p.r.sectors);
+    // l2.far_copy = "demote": the copy that stays behind is the far set's next victim, so that
+    // for one SM's data the far partition holds what the near one evicted (no second copy).
+    if (p.hit && m.l2.far_demote) fs.tags.age(p.r.line);
     push(Ev::FarReturn, t + m.l2.far_latency - m.l2.far_latency / 2, pid, p.entry_slice);
   }
   void far_return(uint32_t pid, uint32_t s, uint64_t t) {

@@ -180,6 +180,11 @@ uint32_t SectorCache::invalidate(uint64_t line) {
   return d;
 }
 
+void SectorCache::age(uint64_t line) {
+  if (!sets_) return;
+  if (Way* w = find(line)) w->lru = 0;  // ticks start at 1: older than every other way
+}
+
 bool SectorCache::reclassify(uint64_t line, Evict e) {
   if (!sets_) return false;
   Way* w = find(line);

@@ -60,6 +60,8 @@ class SectorCache {
   Victim write(uint64_t line, uint32_t sectors, Evict e = Evict::Unchanged);
   // Drops the line; returns its dirty sectors (the caller decides where they go).
   uint32_t invalidate(uint64_t line);
+  // Makes a present line the least recently used of its set (the next victim of its class).
+  void age(uint64_t line);
   // Applies `e` to a present line's class (no LRU change); false when absent.
   bool reclassify(uint64_t line, Evict e);
   // Every persisting line becomes normal (cudaCtxResetPersistingL2Cache).
