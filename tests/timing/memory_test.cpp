@@ -193,6 +193,83 @@ TEST(SectorCache, LruEvictionAndSectors) {
   EXPECT_EQ(c.lookup(0, 0x1), 0x1u);
 }
 
+// l2.far_copy = "demote" (H100): an aged line is its set's next victim, whatever its age.
+TEST(SectorCache, AgedLineIsTheNextVictim) {
+  SectorCache c;
+  c.configure(4, 4, false);  // 1 set x 4 ways
+  for (uint64_t l = 0; l < 4; ++l) c.fill(l, 1);
+  c.lookup(1, 1);  // 1 is now the most recent
+  c.age(1);
+  auto v = c.fill(9, 1);
+  ASSERT_TRUE(v.valid);
+  EXPECT_EQ(v.line, 1u);
+}
+
+// Sets are initialised on first allocation and way arrays are recycled between caches of one size
+// (every SM's L1 is built again per launch): each cache must start empty whatever its storage held
+// before, and behave as a plain LRU cache. Checked against a reference (a list per set, set = line
+// mod sets without hashing) over random fills, writes, lookups and invalidations, for a sequence
+// of caches of two sizes that take over each other's storage.
+TEST(SectorCache, MatchesReferenceLruAcrossRecycledStorage) {
+  struct Line {
+    uint64_t line;
+    uint32_t valid, dirty;
+    uint64_t age;
+  };
+  std::mt19937_64 rng(7);
+  for (int round = 0; round < 8; ++round) {
+    const uint32_t assoc = round % 2 ? 4 : 8, sets = 64;
+    SectorCache c;
+    c.configure(uint64_t(sets) * assoc, assoc, false);
+    std::vector<std::vector<Line>> ref(sets);
+    uint64_t tick = 0;
+    auto find = [&](uint64_t line) -> Line* {
+      for (auto& l : ref[line % sets])
+        if (l.line == line) return &l;
+      return nullptr;
+    };
+    for (int op = 0; op < 20000; ++op) {
+      const uint64_t line = rng() % (uint64_t(sets) * assoc * 3);
+      const uint32_t sectors = uint32_t(rng() % 15) + 1;
+      const int kind = int(rng() % 4);
+      Line* r = find(line);
+      if (kind == 0) {
+        const uint32_t got = c.lookup(line, 0xf);
+        ASSERT_EQ(got, r ? r->valid : 0u) << "round " << round << " op " << op;
+        if (r) r->age = ++tick;
+      } else if (kind == 3) {
+        ASSERT_EQ(c.invalidate(line), r ? r->dirty : 0u) << "round " << round << " op " << op;
+        if (r) {
+          auto& v = ref[line % sets];
+          v.erase(v.begin() + (r - v.data()));
+        }
+      } else {
+        const auto victim = kind == 1 ? c.fill(line, sectors) : c.write(line, sectors);
+        auto& set = ref[line % sets];
+        if (!r) {
+          if (set.size() == assoc) {  // the least recently used line goes
+            auto old = std::min_element(set.begin(), set.end(), [](const Line& x, const Line& y) { return x.age < y.age; });
+            ASSERT_TRUE(victim.valid) << "round " << round << " op " << op;
+            EXPECT_EQ(victim.line, old->line);
+            EXPECT_EQ(victim.sectors, old->valid);
+            EXPECT_EQ(victim.dirty, old->dirty);
+            set.erase(old);
+          } else {
+            ASSERT_FALSE(victim.valid) << "round " << round << " op " << op << ": evicted with a free way";
+          }
+          set.push_back(Line{line, 0, 0, 0});
+          r = &set.back();
+        } else {
+          ASSERT_FALSE(victim.valid);
+        }
+        r->valid |= sectors;
+        if (kind == 2) r->dirty |= sectors;
+        r->age = ++tick;
+      }
+    }
+  }
+}
+
 TEST(SectorCache, WriteBackReportsDirtySectors) {
   SectorCache c;
   c.configure(2, 1, false);  // 2 sets x 1 way
