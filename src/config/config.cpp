@@ -739,6 +739,7 @@ bool validate(const Machine& m, std::string& error) {
   if (m.sub_cores == 0) return bad("sm.sub_cores: must be at least 1");
   if (m.issue_model == IssueModel::G80 && m.sub_cores != 1) return bad("sm.sub_cores: the g80 issue model has one scheduler per SM (sub_cores = 1)");
   if (m.max_warps == 0) return bad("sm.max_warps: must be at least 1");
+  if (m.max_warps > 4096) return bad(fmt::format("sm.max_warps: {} is more than the 4096 warp slots an SM model supports", m.max_warps));
   if (m.max_warps % m.sub_cores)
     return bad(fmt::format("sm.max_warps: {} warps do not divide evenly over {} sub-cores (sm.sub_cores)", m.max_warps, m.sub_cores));
   if (uint64_t(m.max_threads) != uint64_t(m.max_warps) * 32)

@@ -133,8 +133,7 @@ void Sm::dispatch(KernelRun& k, func::Dim3 cta_id, uint64_t start) {
     // Warps go to sub-cores by their slot in the SM, as the hardware assigns warp ids.
     w->sub_core = uint32_t((used_warps_ - k.fp.warps + i) % subs_.size());
     w->sb = Scoreboard(m_.scoreboard_entries);
-    w->uid = next_uid_++;
-    by_uid_[w->uid] = w;
+    w->uid = next_uid_++ << kUidSlotBits | ws;
     w->slot = ws;
     w->stall_from = start;
     subs_[w->sub_core].warps.push_back(w);
@@ -352,10 +351,8 @@ void Sm::retire_cta(CtaSlot* c, uint64_t t) {
     if (sc.greedy && sc.greedy->cta == c) sc.greedy = nullptr;
     if (sc.rr >= sc.warps.size()) sc.rr = 0;
   }
-  for (auto* w : c->warps) {
-    by_uid_.erase(w->uid);
+  for (auto* w : c->warps)
     if (w->slot < slot_used_.size()) slot_used_[w->slot] = false;
-  }
   warp_pool_.erase(std::remove_if(warp_pool_.begin(), warp_pool_.end(), [&](WarpCtx* w) { return w->cta == c; }),
                    warp_pool_.end());
   async_bars_.drop(c);
@@ -727,16 +724,16 @@ void Sm::async_landed(const Tracker& tr, uint64_t t) {
     auto waiters = std::move(bar.waiters);
     bar.waiters.clear();
     for (auto& wt : waiters) {
-      auto f = by_uid_.find(wt.warp_uid);
-      if (f == by_uid_.end()) continue;
+      WarpCtx* f = warp_by_uid(wt.warp_uid);
+      if (!f) continue;
       const auto* it = static_cast<const InstrTiming*>(wt.instr);
-      for (unsigned i = 0; i < it->ndst; ++i) f->second->sb.set(it->dst[i], t + it->latency, it->sb);
-      refresh_deps(*f->second, t);
+      for (unsigned i = 0; i < it->ndst; ++i) f->sb.set(it->dst[i], t + it->latency, it->sb);
+      refresh_deps(*f, t);
     }
   }
-  auto f = by_uid_.find(tr.warp_uid);
-  if (f == by_uid_.end()) return;  // the warp is gone
-  WarpCtx& w = *f->second;
+  WarpCtx* f = warp_by_uid(tr.warp_uid);
+  if (!f) return;  // the warp is gone
+  WarpCtx& w = *f;
   w.async.complete(tr.group, t);
   if (w.async_wait >= 0) {
     uint64_t at = w.async.ready(uint32_t(w.async_wait));
@@ -794,9 +791,9 @@ void Sm::tracker_done(uint32_t id, uint64_t t) {
   if (tr.kernel) tr.kernel->mem_end = std::max(tr.kernel->mem_end, t + 1);
   if (tr.store) return;
   if (tr.async) return async_landed(tr, t);
-  auto f = by_uid_.find(tr.warp_uid);
-  if (f == by_uid_.end()) return;  // the warp is gone
-  WarpCtx& w = *f->second;
+  WarpCtx* f = warp_by_uid(tr.warp_uid);
+  if (!f) return;  // the warp is gone
+  WarpCtx& w = *f;
   for (unsigned i = 0; i < tr.it->ndst; ++i) w.sb.set(tr.it->dst[i], t, tr.it->sb);
   refresh_deps(w, t);
 }
@@ -873,7 +870,6 @@ void Sm::abandon() {
   }
   warp_pool_.clear();
   ctas_.clear();
-  by_uid_.clear();
   trackers_.clear();
   free_trackers_.clear();
   async_bars_.clear();

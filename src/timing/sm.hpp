@@ -6,7 +6,6 @@
 #include <array>
 #include <cstdint>
 #include <memory>
-#include <unordered_map>
 #include <vector>
 
 #include "config/machine.hpp"
@@ -199,8 +198,15 @@ class Sm : public MemClient {
   std::vector<uint32_t> free_trackers_;
   std::vector<QueuedMiss> miss_queue_;  // misses waiting for a miss-status entry (FIFO)
   size_t miss_head_ = 0;
+  // A warp's uid: a count in the high bits, its warp slot in the low ones, so that a response finds
+  // its warp (or learns it is gone) without a map.
+  static constexpr unsigned kUidSlotBits = 16;
   uint64_t next_uid_ = 1;
-  std::unordered_map<uint64_t, WarpCtx*> by_uid_;
+  WarpCtx* warp_by_uid(uint64_t uid) {
+    const uint64_t ws = uid & ((1u << kUidSlotBits) - 1);
+    if (ws >= slots_.size() || !slot_used_[ws] || slots_[ws].uid != uid) return nullptr;
+    return &slots_[ws];
+  }
   std::vector<bool> slot_used_;
   std::vector<std::unique_ptr<CtaSlot>> ctas_;
   // Warp contexts, one per warp slot, contiguous (the scheduler scans them every cycle) and never
