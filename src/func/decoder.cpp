@@ -1,4 +1,5 @@
 #include "func/decoder.hpp"
+#include "func/reg_alloc.hpp"
 #include "func/schedule.hpp"
 
 #include <fmt/format.h>
@@ -424,6 +425,8 @@ DecodeResult decode(const Module& m, const VariableAddresses& vars, const Decode
       shared_list.push_back({uint8_t(sp), shared_slots[sp]});
     }
   std::vector<std::array<uint32_t, Program::SpecialCount>> fn_slots(prog.funcs.size(), shared_slots);
+  std::vector<std::vector<uint32_t>> orders(prog.funcs.size());  // decoded order of each function
+  std::vector<RegLayout> layouts(prog.funcs.size());
   for (size_t fi = 0; fi < prog.funcs.size(); ++fi) {
     DFunction& d = prog.funcs[fi];
     if (d.is_entry) {
@@ -436,10 +439,16 @@ DecodeResult decode(const Module& m, const VariableAddresses& vars, const Decode
     }
     d.reg_base = prog.nregs;
     d.pred_base = prog.npreds;
-    for (auto& r : d.src->regs) {
+    for (auto& r : d.src->regs)
       if (r.type == Type::Pred) ++d.npreds;
-      else d.nregs += r.type == Type::B128 ? 2 * r.vec : r.vec;
-    }
+    // Virtual registers share slots where their live ranges cannot overlap (reg_alloc.hpp); the
+    // live ranges follow the decoded order, loads hoisted (schedule.hpp).
+    orders[fi] = schedule_loads(*d.src);
+    uint32_t pinned = 0;
+    for (auto& v : d.src->params) pinned += v.space == Space::Reg;
+    for (auto& v : d.src->rets) pinned += v.space == Space::Reg;
+    layouts[fi] = allocate_register_slots(*d.src, orders[fi], pinned, target.share_registers);
+    d.nregs = layouts[fi].slots;
     prog.nregs += d.nregs;
     prog.npreds += d.npreds;
   }
@@ -479,6 +488,7 @@ DecodeResult decode(const Module& m, const VariableAddresses& vars, const Decode
   // Lay out every function's registers, parameters and local variables first, so calls can be
   // resolved to callees decoded later.
   std::vector<DecodeCtx::Impl> impls(prog.funcs.size());
+  uint32_t next_reg_id = 0;  // DFunction::reg_ids: one number per virtual register of the module
   for (uint32_t fi = 0; fi < prog.funcs.size(); ++fi) {
     DFunction& d = prog.funcs[fi];
     const Function& f = *d.src;
@@ -487,12 +497,15 @@ DecodeResult decode(const Module& m, const VariableAddresses& vars, const Decode
     impl.shared_ids = &shared_ids;
     impl.specials = fn_slots[fi];
     // register refs
-    uint32_t slot = d.reg_base, pidx = d.pred_base;
-    for (auto& r : f.regs) {
-      if (r.type == Type::Pred) impl.reg_refs.push_back(Ref::pred(pidx++));
-      else {
-        impl.reg_refs.push_back(Ref::reg(slot));
-        slot += r.type == Type::B128 ? 2 * r.vec : r.vec;
+    uint32_t pidx = d.pred_base;
+    for (size_t r = 0; r < f.regs.size(); ++r) {
+      if (f.regs[r].type == Type::Pred) {
+        d.reg_ids.push_back(DFunction::kRegIdPred | pidx);
+        impl.reg_refs.push_back(Ref::pred(pidx++));
+      } else {
+        d.reg_ids.push_back(next_reg_id);
+        next_reg_id += f.regs[r].type == Type::B128 ? 2 * f.regs[r].vec : f.regs[r].vec;
+        impl.reg_refs.push_back(Ref::reg(d.reg_base + layouts[fi].offset[r]));
       }
     }
     d.reg_refs = impl.reg_refs;
@@ -567,7 +580,7 @@ DecodeResult decode(const Module& m, const VariableAddresses& vars, const Decode
     for (auto& l : f.labels) impl.label_pcs.push_back(d.entry_pc + l.instr);
 
     // Loads hoisted within their blocks as ptxas schedules them (func/schedule.hpp).
-    const std::vector<uint32_t> order = schedule_loads(f);
+    const std::vector<uint32_t>& order = orders[fi];
     for (uint32_t k = 0; k < f.instrs.size(); ++k) {
       const uint32_t ii = order[k];
       const Instruction& ins = f.instrs[ii];

@@ -31,6 +31,7 @@ struct DecodeResult {
 struct DecodeTarget {
   uint32_t sm_arch = 0;
   std::string machine;
+  bool share_registers = true;  // virtual registers with disjoint live ranges share slots (reg_alloc.hpp)
 };
 
 DecodeResult decode(const ptx::Module& m, const VariableAddresses& vars, const DecodeTarget& target = {});

@@ -263,7 +263,7 @@ LoadResult Engine::load(std::unique_ptr<Module> m) {
     }
     if (p.v->space == Space::Const) mem_.set_read_only(addr, true);
   }
-  DecodeResult d = decode(*m, lm->vars, DecodeTarget{cfg_.sm_arch, cfg_.machine});
+  DecodeResult d = decode(*m, lm->vars, DecodeTarget{cfg_.sm_arch, cfg_.machine, cfg_.share_registers});
   for (auto& e : d.errors) r.errors.push_back(e.str());
   if (!r.errors.empty()) {
     for (uint64_t a : lm->allocations) mem_.release(a);

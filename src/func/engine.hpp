@@ -27,6 +27,9 @@ struct EngineConfig {
   // 0: no check (tests of the engine alone).
   uint32_t sm_arch = 0;
   std::string machine;
+  // PTX virtual registers with disjoint live ranges share register slots (func/reg_alloc.hpp);
+  // false keeps one slot per virtual register (WARPSIM_REG_SHARING=0, for debugging).
+  bool share_registers = true;
 };
 
 struct LoadedModule {

@@ -1,3 +1,4 @@
+#include <cstdlib>
 #include "runtime/device.hpp"
 
 #include <fmt/format.h>
@@ -39,6 +40,7 @@ Device::Device(GpuSpec spec) : spec_(std::move(spec)) {
   ec.max_shared_per_block = spec_.smem_per_block_optin;
   ec.sm_arch = uint32_t(spec_.cc_major * 10 + spec_.cc_minor);
   ec.machine = spec_.machine.name.empty() ? spec_.name : spec_.machine.name;
+  if (const char* v = std::getenv("WARPSIM_REG_SHARING"); v && std::string_view(v) == "0") ec.share_registers = false;
   engine_ = std::make_unique<func::Engine>(*mem_, ec);
 }
 

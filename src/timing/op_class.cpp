@@ -53,9 +53,10 @@ struct DepCollector {
   const func::DFunction& f;
   std::vector<uint32_t> src, dst;
   void add(std::vector<uint32_t>& v, uint32_t reg) {
-    if (reg >= f.reg_refs.size()) return;
-    func::Ref r = f.reg_refs[reg];
-    uint32_t id = r.kind() == func::Ref::Pred ? (kPredBit | r.index()) : r.index();
+    if (reg >= f.reg_ids.size()) return;
+    // The virtual register, not its slot: registers that share a slot are still independent.
+    const uint32_t raw = f.reg_ids[reg];
+    const uint32_t id = raw & func::DFunction::kRegIdPred ? (kPredBit | (raw & ~func::DFunction::kRegIdPred)) : raw;
     if (std::find(v.begin(), v.end(), id) == v.end()) v.push_back(id);
   }
   void walk(const ptx::Operand& o, bool is_dst) {

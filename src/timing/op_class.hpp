@@ -12,7 +12,7 @@
 
 namespace warpsim::timing {
 
-// A register dependency: a register slot, or a predicate (kPredBit | index).
+// A register dependency: a virtual register (DFunction::reg_ids), or a predicate (kPredBit | index).
 constexpr uint32_t kPredBit = 0x80000000u;
 
 struct InstrTiming {
