@@ -320,8 +320,7 @@ Controller::Decision Controller::evaluate(uint32_t p) {
   // then the oldest request. Candidates with equal keys (only closed-page PREs, which share one
   // age) keep the first, the lowest bank.
   Decision best;
-  auto consider = [&](Cmd c, uint8_t prio, uint64_t seq, uint32_t idx, uint32_t bank, bool bypass) {
-    const uint64_t t = std::max(cur, earliest(c, p, bank));
+  auto take = [&](uint64_t t, Cmd c, uint8_t prio, uint64_t seq, uint32_t idx, uint32_t bank, bool bypass) {
     if (t < best.time || (t == best.time && (prio < best.prio || (prio == best.prio && seq < best.seq)))) {
       best.time = t;
       best.prio = prio;
@@ -332,6 +331,9 @@ Controller::Decision Controller::evaluate(uint32_t p) {
       best.bank = bank;
       best.bypass = bypass;
     }
+  };
+  auto consider = [&](Cmd c, uint8_t prio, uint64_t seq, uint32_t idx, uint32_t bank, bool bypass) {
+    take(std::max(cur, earliest(c, p, bank)), c, prio, seq, idx, bank, bypass);
   };
 
   const bool all_bank_ref = pc.ref_pending && cfg_.refresh == config::DramRefresh::AllBank;
@@ -347,6 +349,20 @@ Controller::Decision Controller::evaluate(uint32_t p) {
           consider(Cmd::PRE, 2, kNever - 1, kNil, b, false);
     // Per bank with arrived requests: the oldest row hit, unless `row_hit_cap` hits have already
     // bypassed an older request to another row; else the oldest other request opens its row.
+    // earliest() inlined: the channel and pseudo-channel parts are the same for every bank, so they
+    // are read once (ACT, PRE, RD and WR all reach down to the bank level).
+    static_assert(timing_depth(Cmd::ACT) == 3 && timing_depth(Cmd::PRE) == 3 && timing_depth(Cmd::RD) == 3 &&
+                  timing_depth(Cmd::WR) == 3);
+    const Ready& r0 = ready_[0][p / spec_.pseudo_channels];
+    const Ready& r1 = ready_[1][p];
+    uint64_t base[kCmdCount] = {};
+    for (Cmd c : {Cmd::ACT, Cmd::PRE, Cmd::RD, Cmd::WR})
+      base[unsigned(c)] = std::max({cur, r0[unsigned(c)], r1[unsigned(c)]});
+    const Ready* group_ready = &ready_[2][size_t(p) * spec_.bank_groups];
+    const Ready* bank_ready = &ready_[3][size_t(p) * spec_.banks()];
+    auto bank_time = [&](Cmd c, uint32_t b) {
+      return std::max({base[unsigned(c)], group_ready[b >> bank_bits_][unsigned(c)], bank_ready[b][unsigned(c)]});
+    };
     for (size_t w = 0; w < q.busy.size(); ++w) {
       for (uint64_t bits = q.busy[w]; bits; bits &= bits - 1) {
         const uint32_t b = uint32_t(w * 64 + unsigned(std::countr_zero(bits)));
@@ -356,9 +372,11 @@ Controller::Decision Controller::evaluate(uint32_t p) {
         const uint32_t h = bq.hit, o = bq.other;
         if (h != kNil && !(o != kNil && pc.streak[b] >= cfg_.row_hit_cap)) {
           const Entry& eh = entries_[h];
-          consider(eh.write ? Cmd::WR : Cmd::RD, 1, eh.seq, h, b, o != kNil && entries_[o].seq < eh.seq);
+          const Cmd c = eh.write ? Cmd::WR : Cmd::RD;
+          take(bank_time(c, b), c, 1, eh.seq, h, b, o != kNil && entries_[o].seq < eh.seq);
         } else if (o != kNil) {
-          consider(pc.open_row[b] != kClosed ? Cmd::PRE : Cmd::ACT, 2, entries_[o].seq, o, b, false);
+          const Cmd c = pc.open_row[b] != kClosed ? Cmd::PRE : Cmd::ACT;
+          take(bank_time(c, b), c, 2, entries_[o].seq, o, b, false);
         }
       }
     }
