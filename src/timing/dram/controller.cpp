@@ -241,15 +241,16 @@ void Controller::admit(Pc& pc, Queue& q) {
       bq.head = i;
       bq.hit = bq.other = kNil;
       bq.stale = false;
+      bq.offer_ok = false;
       q.busy[e.bank / 64] |= 1ull << (e.bank % 64);
     }
     bq.tail = i;
     // The newest arrival is the oldest hit (or other) only when the bank had none.
     if (!bq.stale) {
       if (pc.open_row[e.bank] == e.row) {
-        if (bq.hit == kNil) bq.hit = i;
+        if (bq.hit == kNil) bq.hit = i, bq.offer_ok = false;
       } else if (bq.other == kNil) {
-        bq.other = i;
+        bq.other = i, bq.offer_ok = false;
       }
     }
     ++q.arrived;
@@ -265,7 +266,14 @@ void Controller::remove(Queue& q, uint32_t i) {
   (e.bank_prev != kNil ? entries_[e.bank_prev].bank_next : bq.head) = e.bank_next;
   (e.bank_next != kNil ? entries_[e.bank_next].bank_prev : bq.tail) = e.bank_prev;
   if (bq.head == kNil) q.busy[e.bank / 64] &= ~(1ull << (e.bank % 64));
-  if (bq.hit == i || bq.other == i) bq.stale = true;
+  if (bq.hit == i) {
+    // The served request is the bank's oldest hit (make_offer): the next one, if any, comes after
+    // it (no walk over a long list of hits from its head).
+    bq.hit = e.bank_next;
+    while (bq.hit != kNil && entries_[bq.hit].row != e.row) bq.hit = entries_[bq.hit].bank_next;
+    bq.offer_ok = false;
+  }
+  if (bq.other == i) bq.stale = true, bq.offer_ok = false;
   --q.size;
   --q.arrived;  // only arrived requests are served
   free_entries_.push_back(i);
@@ -284,9 +292,33 @@ void Controller::scan_bank(const Pc& pc, BankQueue& bq, uint32_t bank) {
   bq.stale = false;
 }
 
+// The oldest row hit, unless `row_hit_cap` hits have already bypassed an older request to another
+// row; else the oldest other request opens its row (PRE first if another is open).
+void Controller::make_offer(const Pc& pc, BankQueue& bq, uint32_t b) {
+  if (bq.stale) scan_bank(pc, bq, b);
+  const uint32_t h = bq.hit, o = bq.other;
+  if (h != kNil && !(o != kNil && pc.streak[b] >= cfg_.row_hit_cap)) {
+    const Entry& eh = entries_[h];
+    bq.cmd = eh.write ? Cmd::WR : Cmd::RD;
+    bq.prio = 1;
+    bq.seq = eh.seq;
+    bq.idx = h;
+    bq.bypass = o != kNil && entries_[o].seq < eh.seq;
+  } else {  // o != kNil: the list is not empty
+    bq.cmd = pc.open_row[b] != kClosed ? Cmd::PRE : Cmd::ACT;
+    bq.prio = 2;
+    bq.seq = entries_[o].seq;
+    bq.idx = o;
+    bq.bypass = false;
+  }
+  bq.offer_ok = true;
+}
+
 void Controller::row_changed(Pc& pc, uint32_t bank) {
-  pc.rq.banks[bank].stale = true;
-  pc.wq.banks[bank].stale = true;
+  for (Queue* q : {&pc.rq, &pc.wq}) {
+    q->banks[bank].stale = true;
+    q->banks[bank].offer_ok = false;
+  }
 }
 
 Controller::Decision Controller::evaluate(uint32_t p) {
@@ -347,10 +379,11 @@ Controller::Decision Controller::evaluate(uint32_t p) {
       for (uint32_t b = 0; b < spec_.banks(); ++b)
         if (pc.open_row[b] != kClosed && q.banks[b].head == kNil && int32_t(b) != ref_bank)
           consider(Cmd::PRE, 2, kNever - 1, kNil, b, false);
-    // Per bank with arrived requests: the oldest row hit, unless `row_hit_cap` hits have already
-    // bypassed an older request to another row; else the oldest other request opens its row.
-    // earliest() inlined: the channel and pseudo-channel parts are the same for every bank, so they
-    // are read once (ACT, PRE, RD and WR all reach down to the bank level).
+    // Per bank with arrived requests, its candidate (make_offer). earliest() is inlined: the
+    // channel and pseudo-channel parts are the same for every bank, so they are read once (ACT,
+    // PRE, RD and WR all reach down to the bank level). The loop keeps the least (time, priority
+    // class, age) as one 128-bit key (time < 2^62: DRAM clocks) and the bank; no two banks tie, as
+    // each offers a different request.
     static_assert(timing_depth(Cmd::ACT) == 3 && timing_depth(Cmd::PRE) == 3 && timing_depth(Cmd::RD) == 3 &&
                   timing_depth(Cmd::WR) == 3);
     const Ready& r0 = ready_[0][p / spec_.pseudo_channels];
@@ -360,25 +393,27 @@ Controller::Decision Controller::evaluate(uint32_t p) {
       base[unsigned(c)] = std::max({cur, r0[unsigned(c)], r1[unsigned(c)]});
     const Ready* group_ready = &ready_[2][size_t(p) * spec_.bank_groups];
     const Ready* bank_ready = &ready_[3][size_t(p) * spec_.banks()];
-    auto bank_time = [&](Cmd c, uint32_t b) {
-      return std::max({base[unsigned(c)], group_ready[b >> bank_bits_][unsigned(c)], bank_ready[b][unsigned(c)]});
-    };
+    using Key = unsigned __int128;
+    Key best_key = ~Key(0);
+    uint32_t best_bank = kNil;
     for (size_t w = 0; w < q.busy.size(); ++w) {
       for (uint64_t bits = q.busy[w]; bits; bits &= bits - 1) {
         const uint32_t b = uint32_t(w * 64 + unsigned(std::countr_zero(bits)));
         if (int32_t(b) == ref_bank) continue;
         BankQueue& bq = q.banks[b];
-        if (bq.stale) scan_bank(pc, bq, b);
-        const uint32_t h = bq.hit, o = bq.other;
-        if (h != kNil && !(o != kNil && pc.streak[b] >= cfg_.row_hit_cap)) {
-          const Entry& eh = entries_[h];
-          const Cmd c = eh.write ? Cmd::WR : Cmd::RD;
-          take(bank_time(c, b), c, 1, eh.seq, h, b, o != kNil && entries_[o].seq < eh.seq);
-        } else if (o != kNil) {
-          const Cmd c = pc.open_row[b] != kClosed ? Cmd::PRE : Cmd::ACT;
-          take(bank_time(c, b), c, 2, entries_[o].seq, o, b, false);
+        if (!bq.offer_ok) make_offer(pc, bq, b);
+        const unsigned c = unsigned(bq.cmd);
+        const uint64_t t = std::max({base[c], group_ready[b >> bank_bits_][c], bank_ready[b][c]});
+        const Key key = Key((t << 2) | bq.prio) << 64 | bq.seq;
+        if (key < best_key) {
+          best_key = key;
+          best_bank = b;
         }
       }
+    }
+    if (best_bank != kNil) {
+      const BankQueue& bq = q.banks[best_bank];
+      take(uint64_t(best_key >> 66), bq.cmd, bq.prio, bq.seq, bq.idx, best_bank, bq.bypass);
     }
   }
   if (wake < best.time) {
@@ -433,7 +468,10 @@ void Controller::execute(uint32_t p, const Decision& d) {
       const bool wr = d.cmd == Cmd::WR;
       Entry& e = entries_[d.idx];
       if (e.kind == kUnset) e.kind = kHit;
-      if (d.bypass) ++pc.streak[d.bank];
+      if (d.bypass) {
+        ++pc.streak[d.bank];
+        pc.rq.banks[d.bank].offer_ok = pc.wq.banks[d.bank].offer_ok = false;  // the cap may be reached
+      }
       if (pc.last_col >= 0 && pc.last_col != int8_t(wr)) {
         if (wr) ++stats_.read_to_write_turnarounds;
         else ++stats_.write_to_read_turnarounds;

@@ -119,14 +119,23 @@ class Controller {
     uint32_t bank_prev, bank_next;  // the bank's arrived entries, arrival order
   };
 
-  // Per bank of one queue: the arrived requests, and the two a scheduling decision looks at (the
-  // oldest to the open row, the oldest to any other row). The two are found by walking the bank's
-  // list, and only again after the list or the bank's open row changed (`stale`): most decisions
-  // touch one bank, while evaluate() looks at every bank with requests.
+  // Per bank of one queue: the arrived requests, the two a scheduling decision looks at (the
+  // oldest to the open row, the oldest to any other row), and the command the bank offers. A
+  // decision issues one command on one bank, while evaluate() looks at every bank with requests, so
+  // both are kept until something they depend on changes: the hit and the other when the list or
+  // the bank's open row changes (`stale`: walk the list again), the candidate also when the bank's
+  // streak does (`offer_ok`).
   struct BankQueue {
     uint32_t head = kNil, tail = kNil;
     uint32_t hit = kNil, other = kNil;
     bool stale = false;
+    bool offer_ok = false;
+    // The candidate (valid while offer_ok): the command, its priority class, the request it serves.
+    Cmd cmd = Cmd::Count;
+    uint8_t prio = 0;
+    bool bypass = false;
+    uint32_t idx = kNil;
+    uint64_t seq = 0;
   };
 
   // A read or write queue of one pseudo-channel. Requests arrive in order (arrival clocks do not
@@ -175,6 +184,7 @@ class Controller {
   void admit(Pc& pc, Queue& q);                    // moves the arrived requests into their banks' lists
   void remove(Queue& q, uint32_t e);               // a served request leaves its queue
   void scan_bank(const Pc& pc, BankQueue& bq, uint32_t bank);  // finds the oldest hit and other
+  void make_offer(const Pc& pc, BankQueue& bq, uint32_t bank);  // the bank's candidate command
   void row_changed(Pc& pc, uint32_t bank);         // ACT or PRE: the bank's hits and others change
   uint64_t earliest(Cmd c, uint32_t p, uint32_t bank) const;
   void update_timing(Cmd c, uint32_t p, uint32_t bank, uint64_t t);
