@@ -21,6 +21,11 @@
 //
 // Nothing ticks per DRAM clock: a pseudo-channel computes the next clock at which anything can
 // happen (a command becomes legal, a request arrives, a refresh falls due) and jumps there.
+//
+// A decision costs O(banks with requests), not a pass over the queue: requests are linked into
+// per-bank lists as they arrive, and each bank keeps the command it offers until its list, its open
+// row or its hit streak changes (BankQueue). tests/timing/dram_reference.hpp keeps the plain
+// whole-queue scheduler this replaced; a randomized test checks that both decide the same.
 #pragma once
 
 #include <cstdint>
