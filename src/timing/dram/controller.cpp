@@ -5,6 +5,8 @@
 #include <cmath>
 #include <numeric>
 
+#include "timing/free_slots.hpp"
+
 namespace warpsim::timing::dram {
 namespace {
 
@@ -77,13 +79,14 @@ Controller::Controller(const config::DramConfig& cfg, double sm_clock_mhz, doubl
     Pc& pc = pcs_[p];
     pc.open_row.assign(nb, kClosed);
     pc.streak.assign(nb, 0);
+    for (Queue* q : {&pc.rq, &pc.wq}) {
+      q->banks.assign(nb, BankQueue{});
+      q->busy.assign((nb + 63) / 64, 0);
+    }
     // Stagger the pseudo-channels' refreshes over one interval.
     pc.next_ref = interval ? interval * (p + 1) / npc : kNever;
     if (pc.next_ref == 0) pc.next_ref = 1;
   }
-  first_hit_.assign(nb, -1);
-  first_other_.assign(nb, -1);
-  touched_.reserve(nb);
 }
 
 uint64_t Controller::compute_refresh_interval() const {
@@ -145,7 +148,7 @@ bool Controller::can_accept(bool write) const {
 // scheduler then issues itself.
 void Controller::skip_idle_refreshes(Pc& pc, uint64_t until) {
   const uint64_t interval = refresh_interval();
-  if (!interval || pc.ref_pending || pc.open_banks || !pc.rq.empty() || !pc.wq.empty()) return;
+  if (!interval || pc.ref_pending || pc.open_banks || pc.rq.size || pc.wq.size) return;
   if (pc.next_ref == kNever || until < pc.next_ref + 2 * interval) return;
   const uint64_t k = (until - pc.next_ref) / interval - 1;
   pc.next_ref += k * interval;
@@ -160,7 +163,9 @@ void Controller::push(const Request& r, uint64_t now) {
   uint64_t arrive = sm_to_dram_ceil(now);
   skip_idle_refreshes(pc, arrive);
   arrive = std::max(arrive, pc.cur);
-  Entry e{};
+  const uint32_t slot = take_slot(entries_, free_entries_);
+  Entry& e = entries_[slot];
+  e = Entry{};
   e.id = r.id;
   e.seq = seq_++;
   e.arrive = arrive;
@@ -173,13 +178,16 @@ void Controller::push(const Request& r, uint64_t now) {
   e.bursts_left = uint8_t(std::clamp<uint32_t>((r.bytes + spec_.access_bytes - 1) / spec_.access_bytes, 1, 255));
   e.kind = kUnset;
   e.write = r.write;
-  if (r.write) {
-    pc.wq.push_back(e);
-    ++writes_queued_;
-  } else {
-    pc.rq.push_back(e);
-    ++reads_queued_;
-  }
+  e.prev = e.next = e.bank_prev = e.bank_next = kNil;
+  Queue& q = r.write ? pc.wq : pc.rq;
+  // Append to the queue; it joins its bank's list when evaluate() sees the clock reach `arrive`.
+  e.prev = q.tail;
+  if (q.tail != kNil) entries_[q.tail].next = slot;
+  else q.head = slot;
+  q.tail = slot;
+  if (q.pending == kNil) q.pending = slot;
+  ++q.size;
+  ++(r.write ? writes_queued_ : reads_queued_);
   pc.next_time = std::min(pc.next_time, arrive);
   pc.next_sm = dram_to_sm(pc.next_time);
   pc.decided = false;
@@ -220,36 +228,131 @@ void Controller::update_timing(Cmd c, uint32_t p, uint32_t bank, uint64_t t) {
   }
 }
 
+void Controller::admit(Pc& pc, Queue& q) {
+  while (q.pending != kNil && entries_[q.pending].arrive <= pc.cur) {
+    const uint32_t i = q.pending;
+    Entry& e = entries_[i];
+    BankQueue& bq = q.banks[e.bank];
+    e.bank_prev = bq.tail;
+    e.bank_next = kNil;
+    if (bq.tail != kNil) {
+      entries_[bq.tail].bank_next = i;
+    } else {
+      bq.head = i;
+      bq.hit = bq.other = kNil;
+      bq.stale = false;
+      bq.offer_ok = false;
+      q.busy[e.bank / 64] |= 1ull << (e.bank % 64);
+    }
+    bq.tail = i;
+    // The newest arrival is the oldest hit (or other) only when the bank had none.
+    if (!bq.stale) {
+      if (pc.open_row[e.bank] == e.row) {
+        if (bq.hit == kNil) bq.hit = i, bq.offer_ok = false;
+      } else if (bq.other == kNil) {
+        bq.other = i, bq.offer_ok = false;
+      }
+    }
+    ++q.arrived;
+    q.pending = e.next;
+  }
+}
+
+void Controller::remove(Queue& q, uint32_t i) {
+  Entry& e = entries_[i];
+  (e.prev != kNil ? entries_[e.prev].next : q.head) = e.next;
+  (e.next != kNil ? entries_[e.next].prev : q.tail) = e.prev;
+  BankQueue& bq = q.banks[e.bank];
+  (e.bank_prev != kNil ? entries_[e.bank_prev].bank_next : bq.head) = e.bank_next;
+  (e.bank_next != kNil ? entries_[e.bank_next].bank_prev : bq.tail) = e.bank_prev;
+  if (bq.head == kNil) q.busy[e.bank / 64] &= ~(1ull << (e.bank % 64));
+  if (bq.hit == i) {
+    // The served request is the bank's oldest hit (make_offer): the next one, if any, comes after
+    // it (no walk over a long list of hits from its head).
+    bq.hit = e.bank_next;
+    while (bq.hit != kNil && entries_[bq.hit].row != e.row) bq.hit = entries_[bq.hit].bank_next;
+    bq.offer_ok = false;
+  }
+  if (bq.other == i) bq.stale = true, bq.offer_ok = false;
+  --q.size;
+  --q.arrived;  // only arrived requests are served
+  free_entries_.push_back(i);
+}
+
+void Controller::scan_bank(const Pc& pc, BankQueue& bq, uint32_t bank) {
+  const uint32_t open = pc.open_row[bank];
+  bq.hit = bq.other = kNil;
+  for (uint32_t i = bq.head; i != kNil && (bq.hit == kNil || bq.other == kNil); i = entries_[i].bank_next) {
+    if (entries_[i].row == open) {
+      if (bq.hit == kNil) bq.hit = i;
+    } else if (bq.other == kNil) {
+      bq.other = i;
+    }
+  }
+  bq.stale = false;
+}
+
+// The oldest row hit, unless `row_hit_cap` hits have already bypassed an older request to another
+// row; else the oldest other request opens its row (PRE first if another is open).
+void Controller::make_offer(const Pc& pc, BankQueue& bq, uint32_t b) {
+  if (bq.stale) scan_bank(pc, bq, b);
+  const uint32_t h = bq.hit, o = bq.other;
+  if (h != kNil && !(o != kNil && pc.streak[b] >= cfg_.row_hit_cap)) {
+    const Entry& eh = entries_[h];
+    bq.cmd = eh.write ? Cmd::WR : Cmd::RD;
+    bq.prio = 1;
+    bq.seq = eh.seq;
+    bq.idx = h;
+    bq.bypass = o != kNil && entries_[o].seq < eh.seq;
+  } else {  // o != kNil: the list is not empty
+    bq.cmd = pc.open_row[b] != kClosed ? Cmd::PRE : Cmd::ACT;
+    bq.prio = 2;
+    bq.seq = entries_[o].seq;
+    bq.idx = o;
+    bq.bypass = false;
+  }
+  bq.offer_ok = true;
+}
+
+void Controller::row_changed(Pc& pc, uint32_t bank) {
+  for (Queue* q : {&pc.rq, &pc.wq}) {
+    q->banks[bank].stale = true;
+    q->banks[bank].offer_ok = false;
+  }
+}
+
 Controller::Decision Controller::evaluate(uint32_t p) {
   Pc& pc = pcs_[p];
   const uint64_t cur = pc.cur;
   const uint64_t interval = refresh_interval();
 
-  size_t nr = 0, nw = 0;
-  while (nr < pc.rq.size() && pc.rq[nr].arrive <= cur) ++nr;
-  while (nw < pc.wq.size() && pc.wq[nw].arrive <= cur) ++nw;
+  admit(pc, pc.rq);
+  admit(pc, pc.wq);
+  const size_t nr = pc.rq.arrived, nw = pc.wq.arrived;
   uint64_t wake = kNever;
-  if (nr < pc.rq.size()) wake = std::min(wake, pc.rq[nr].arrive);
-  if (nw < pc.wq.size()) wake = std::min(wake, pc.wq[nw].arrive);
+  if (pc.rq.pending != kNil) wake = std::min(wake, entries_[pc.rq.pending].arrive);
+  if (pc.wq.pending != kNil) wake = std::min(wake, entries_[pc.wq.pending].arrive);
 
   // Refresh falls due.
   if (interval && !pc.ref_pending) {
     if (cur >= pc.next_ref) pc.ref_pending = true;
-    else if (!pc.rq.empty() || !pc.wq.empty() || pc.open_banks) wake = std::min(wake, pc.next_ref);
+    else if (pc.rq.size || pc.wq.size || pc.open_banks) wake = std::min(wake, pc.next_ref);
   }
 
-  // Read or write mode.
+  // Read or write mode. The oldest write (the head of the queue) has arrived when any has.
   if (nw >= cfg_.write_high_watermark) pc.draining = true;
   if (nw <= cfg_.write_low_watermark) pc.draining = false;
-  const bool aged = nw > 0 && pc.wq[0].arrive + cfg_.write_max_wait <= cur;
+  const uint64_t oldest_write = nw > 0 ? entries_[pc.wq.head].arrive : 0;
+  const bool aged = nw > 0 && oldest_write + cfg_.write_max_wait <= cur;
   const bool write_mode = nw > 0 && (pc.draining || nr == 0 || aged);
-  if (!write_mode && nw > 0) wake = std::min(wake, pc.wq[0].arrive + cfg_.write_max_wait);
-  std::vector<Entry>& q = write_mode ? pc.wq : pc.rq;
-  const size_t n = write_mode ? nw : nr;
+  if (!write_mode && nw > 0) wake = std::min(wake, oldest_write + cfg_.write_max_wait);
+  Queue& q = write_mode ? pc.wq : pc.rq;
 
+  // Every candidate command goes through here; the earliest wins, then the lowest priority class,
+  // then the oldest request. Candidates with equal keys (only closed-page PREs, which share one
+  // age) keep the first, the lowest bank.
   Decision best;
-  auto consider = [&](Cmd c, uint8_t prio, uint64_t seq, int32_t idx, uint32_t bank, bool bypass) {
-    const uint64_t t = std::max(cur, earliest(c, p, bank));
+  auto take = [&](uint64_t t, Cmd c, uint8_t prio, uint64_t seq, uint32_t idx, uint32_t bank, bool bypass) {
     if (t < best.time || (t == best.time && (prio < best.prio || (prio == best.prio && seq < best.seq)))) {
       best.time = t;
       best.prio = prio;
@@ -261,39 +364,56 @@ Controller::Decision Controller::evaluate(uint32_t p) {
       best.bypass = bypass;
     }
   };
+  auto consider = [&](Cmd c, uint8_t prio, uint64_t seq, uint32_t idx, uint32_t bank, bool bypass) {
+    take(std::max(cur, earliest(c, p, bank)), c, prio, seq, idx, bank, bypass);
+  };
 
   const bool all_bank_ref = pc.ref_pending && cfg_.refresh == config::DramRefresh::AllBank;
   if (all_bank_ref) {
-    consider(pc.open_banks ? Cmd::PREA : Cmd::REF, 0, 0, -1, 0, false);
+    consider(pc.open_banks ? Cmd::PREA : Cmd::REF, 0, 0, kNil, 0, false);
   } else {
-    // One pass over the arrived requests: per bank, the oldest row hit and the oldest other request.
-    touched_.clear();
-    for (size_t i = 0; i < n; ++i) {
-      const Entry& e = q[i];
-      if (first_hit_[e.bank] < 0 && first_other_[e.bank] < 0) touched_.push_back(e.bank);
-      if (pc.open_row[e.bank] == e.row) {
-        if (first_hit_[e.bank] < 0) first_hit_[e.bank] = int32_t(i);
-      } else if (first_other_[e.bank] < 0) {
-        first_other_[e.bank] = int32_t(i);
-      }
-    }
     const int32_t ref_bank = pc.ref_pending ? int32_t(pc.ref_bank) : -1;
-    if (ref_bank >= 0) consider(pc.open_row[uint32_t(ref_bank)] != kClosed ? Cmd::PRE : Cmd::REFsb, 0, 0, -1, uint32_t(ref_bank), false);
+    if (ref_bank >= 0) consider(pc.open_row[uint32_t(ref_bank)] != kClosed ? Cmd::PRE : Cmd::REFsb, 0, 0, kNil, uint32_t(ref_bank), false);
     // Closed-page policy: an open bank without requests closes.
     if (cfg_.page_policy == config::DramPagePolicy::Closed && pc.open_banks)
       for (uint32_t b = 0; b < spec_.banks(); ++b)
-        if (pc.open_row[b] != kClosed && first_hit_[b] < 0 && first_other_[b] < 0 && int32_t(b) != ref_bank)
-          consider(Cmd::PRE, 2, kNever - 1, -1, b, false);
-    for (uint32_t b : touched_) {
-      const int32_t h = first_hit_[b], o = first_other_[b];
-      first_hit_[b] = first_other_[b] = -1;  // leave the scratch clean for the next evaluation
-      if (int32_t(b) == ref_bank) continue;
-      const bool open = pc.open_row[b] != kClosed;
-      if (h >= 0 && !(o >= 0 && pc.streak[b] >= cfg_.row_hit_cap)) {
-        consider(q[h].write ? Cmd::WR : Cmd::RD, 1, q[h].seq, h, b, o >= 0 && q[o].seq < q[h].seq);
-      } else if (o >= 0) {
-        consider(open ? Cmd::PRE : Cmd::ACT, 2, q[o].seq, o, b, false);
+        if (pc.open_row[b] != kClosed && q.banks[b].head == kNil && int32_t(b) != ref_bank)
+          consider(Cmd::PRE, 2, kNever - 1, kNil, b, false);
+    // Per bank with arrived requests, its candidate (make_offer). earliest() is inlined: the
+    // channel and pseudo-channel parts are the same for every bank, so they are read once (ACT,
+    // PRE, RD and WR all reach down to the bank level). The loop keeps the least (time, priority
+    // class, age) as one 128-bit key (time < 2^62: DRAM clocks) and the bank; no two banks tie, as
+    // each offers a different request.
+    static_assert(timing_depth(Cmd::ACT) == 3 && timing_depth(Cmd::PRE) == 3 && timing_depth(Cmd::RD) == 3 &&
+                  timing_depth(Cmd::WR) == 3);
+    const Ready& r0 = ready_[0][p / spec_.pseudo_channels];
+    const Ready& r1 = ready_[1][p];
+    uint64_t base[kCmdCount] = {};
+    for (Cmd c : {Cmd::ACT, Cmd::PRE, Cmd::RD, Cmd::WR})
+      base[unsigned(c)] = std::max({cur, r0[unsigned(c)], r1[unsigned(c)]});
+    const Ready* group_ready = &ready_[2][size_t(p) * spec_.bank_groups];
+    const Ready* bank_ready = &ready_[3][size_t(p) * spec_.banks()];
+    using Key = unsigned __int128;
+    Key best_key = ~Key(0);
+    uint32_t best_bank = kNil;
+    for (size_t w = 0; w < q.busy.size(); ++w) {
+      for (uint64_t bits = q.busy[w]; bits; bits &= bits - 1) {
+        const uint32_t b = uint32_t(w * 64 + unsigned(std::countr_zero(bits)));
+        if (int32_t(b) == ref_bank) continue;
+        BankQueue& bq = q.banks[b];
+        if (!bq.offer_ok) make_offer(pc, bq, b);
+        const unsigned c = unsigned(bq.cmd);
+        const uint64_t t = std::max({base[c], group_ready[b >> bank_bits_][c], bank_ready[b][c]});
+        const Key key = Key((t << 2) | bq.prio) << 64 | bq.seq;
+        if (key < best_key) {
+          best_key = key;
+          best_bank = b;
+        }
       }
+    }
+    if (best_bank != kNil) {
+      const BankQueue& bq = q.banks[best_bank];
+      take(uint64_t(best_key >> 66), bq.cmd, bq.prio, bq.seq, bq.idx, best_bank, bq.bypass);
     }
   }
   if (wake < best.time) {
@@ -307,11 +427,12 @@ Controller::Decision Controller::evaluate(uint32_t p) {
 void Controller::execute(uint32_t p, const Decision& d) {
   Pc& pc = pcs_[p];
   const uint64_t t = d.time;
-  std::vector<Entry>& q = d.write_queue ? pc.wq : pc.rq;
+  Queue& q = d.write_queue ? pc.wq : pc.rq;
   switch (d.cmd) {
     case Cmd::ACT: {
-      Entry& e = q[size_t(d.idx)];
+      Entry& e = entries_[d.idx];
       pc.open_row[d.bank] = e.row;
+      row_changed(pc, d.bank);
       pc.streak[d.bank] = 0;
       ++pc.open_banks;
       if (e.kind == kUnset) e.kind = kMiss;
@@ -321,11 +442,13 @@ void Controller::execute(uint32_t p, const Decision& d) {
     case Cmd::PRE:
       if (pc.open_row[d.bank] != kClosed) --pc.open_banks;
       pc.open_row[d.bank] = kClosed;
-      if (d.idx >= 0 && q[size_t(d.idx)].kind == kUnset) q[size_t(d.idx)].kind = kConflict;
+      row_changed(pc, d.bank);
+      if (d.idx != kNil && entries_[d.idx].kind == kUnset) entries_[d.idx].kind = kConflict;
       ++stats_.precharges;
       break;
     case Cmd::PREA:
       std::fill(pc.open_row.begin(), pc.open_row.end(), kClosed);
+      for (uint32_t b = 0; b < spec_.banks(); ++b) row_changed(pc, b);
       pc.open_banks = 0;
       ++stats_.precharges;
       break;
@@ -343,9 +466,12 @@ void Controller::execute(uint32_t p, const Decision& d) {
     case Cmd::RD:
     case Cmd::WR: {
       const bool wr = d.cmd == Cmd::WR;
-      Entry& e = q[size_t(d.idx)];
+      Entry& e = entries_[d.idx];
       if (e.kind == kUnset) e.kind = kHit;
-      if (d.bypass) ++pc.streak[d.bank];
+      if (d.bypass) {
+        ++pc.streak[d.bank];
+        pc.rq.banks[d.bank].offer_ok = pc.wq.banks[d.bank].offer_ok = false;  // the cap may be reached
+      }
       if (pc.last_col >= 0 && pc.last_col != int8_t(wr)) {
         if (wr) ++stats_.read_to_write_turnarounds;
         else ++stats_.write_to_read_turnarounds;
@@ -371,7 +497,7 @@ void Controller::execute(uint32_t p, const Decision& d) {
         else ++stats_.row_conflicts;
         done_.push_back({done, e.seq, e.id});
         std::push_heap(done_.begin(), done_.end(), std::greater<Done>());
-        q.erase(q.begin() + d.idx);
+        remove(q, d.idx);
       } else {
         e.column = uint16_t((e.column + 1) % spec_.columns);
       }
@@ -419,7 +545,7 @@ void Controller::advance(uint64_t now, std::vector<Completion>& out) {
 uint64_t Controller::next_event() const {
   uint64_t t = done_.empty() ? kNever : done_.front().done;
   for (const Pc& pc : pcs_)
-    if (!pc.rq.empty() || !pc.wq.empty()) t = std::min(t, pc.next_sm);
+    if (pc.rq.size || pc.wq.size) t = std::min(t, pc.next_sm);
   return t;
 }
 

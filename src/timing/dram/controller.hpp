@@ -21,6 +21,11 @@
 //
 // Nothing ticks per DRAM clock: a pseudo-channel computes the next clock at which anything can
 // happen (a command becomes legal, a request arrives, a refresh falls due) and jumps there.
+//
+// A decision costs O(banks with requests), not a pass over the queue: requests are linked into
+// per-bank lists as they arrive, and each bank keeps the command it offers until its list, its open
+// row or its hit streak changes (BankQueue). tests/timing/dram_reference.hpp keeps the plain
+// whole-queue scheduler this replaced; a randomized test checks that both decide the same.
 #pragma once
 
 #include <cstdint>
@@ -96,6 +101,12 @@ class Controller {
   static constexpr uint32_t kClosed = ~0u;
   enum Kind : uint8_t { kUnset, kHit, kMiss, kConflict };
 
+  static constexpr uint32_t kNil = ~0u;  // no entry (end of a list)
+
+  // A queued request. Entries live in one pool (entries_) and are linked into two lists of their
+  // pseudo-channel's read or write queue: the queue in arrival order (every entry), and, once
+  // arrived, the list of arrived entries of its bank (also in arrival order). Removing a served
+  // request from the middle of either is O(1).
   struct Entry {
     uint64_t id;
     uint64_t seq;      // arrival order in the controller
@@ -109,10 +120,42 @@ class Controller {
     uint8_t bursts_left;
     uint8_t kind;
     bool write;
+    uint32_t prev, next;            // the queue, arrival order
+    uint32_t bank_prev, bank_next;  // the bank's arrived entries, arrival order
+  };
+
+  // Per bank of one queue: the arrived requests, the two a scheduling decision looks at (the
+  // oldest to the open row, the oldest to any other row), and the command the bank offers. A
+  // decision issues one command on one bank, while evaluate() looks at every bank with requests, so
+  // both are kept until something they depend on changes: the hit and the other when the list or
+  // the bank's open row changes (`stale`: walk the list again), the candidate also when the bank's
+  // streak does (`offer_ok`).
+  struct BankQueue {
+    uint32_t head = kNil, tail = kNil;
+    uint32_t hit = kNil, other = kNil;
+    bool stale = false;
+    bool offer_ok = false;
+    // The candidate (valid while offer_ok): the command, its priority class, the request it serves.
+    Cmd cmd = Cmd::Count;
+    uint8_t prio = 0;
+    bool bypass = false;
+    uint32_t idx = kNil;
+    uint64_t seq = 0;
+  };
+
+  // A read or write queue of one pseudo-channel. Requests arrive in order (arrival clocks do not
+  // decrease: a push arrives at the later of its clock edge and the pseudo-channel's last decision),
+  // so the arrived ones are a prefix of the queue and `pending` marks where the rest begins.
+  struct Queue {
+    uint32_t head = kNil, tail = kNil;  // every entry, arrival order
+    uint32_t pending = kNil;            // the first entry that has not arrived yet
+    uint32_t size = 0, arrived = 0;
+    std::vector<BankQueue> banks;
+    std::vector<uint64_t> busy;  // bit per bank whose arrived list is not empty
   };
 
   struct Pc {
-    std::vector<Entry> rq, wq;         // arrival order
+    Queue rq, wq;
     std::vector<uint32_t> open_row;    // per bank, kClosed when precharged
     std::vector<uint32_t> streak;      // hits served since the bank's ACT while another row waited
     uint64_t cur = 0;                  // the clock of the last decision
@@ -136,13 +179,18 @@ class Controller {
     Cmd cmd = Cmd::Count;   // Count: nothing to issue, only wake up (an arrival, a due refresh)
     bool write_queue = false;
     bool bypass = false;    // a column command that passes an older request to another row
-    int32_t idx = -1;       // entry in the active queue
+    uint32_t idx = kNil;    // the request it serves (entries_), kNil for refresh and closed-page PRE
     uint32_t bank = 0;      // flat bank index in the pseudo-channel
   };
 
   void run_pc(uint32_t p, uint64_t limit);
   Decision evaluate(uint32_t p);
   void execute(uint32_t p, const Decision& d);
+  void admit(Pc& pc, Queue& q);                    // moves the arrived requests into their banks' lists
+  void remove(Queue& q, uint32_t e);               // a served request leaves its queue
+  void scan_bank(const Pc& pc, BankQueue& bq, uint32_t bank);  // finds the oldest hit and other
+  void make_offer(const Pc& pc, BankQueue& bq, uint32_t bank);  // the bank's candidate command
+  void row_changed(Pc& pc, uint32_t bank);         // ACT or PRE: the bank's hits and others change
   uint64_t earliest(Cmd c, uint32_t p, uint32_t bank) const;
   void update_timing(Cmd c, uint32_t p, uint32_t bank, uint64_t t);
   uint64_t refresh_interval() const { return refresh_interval_; }
@@ -177,8 +225,8 @@ class Controller {
   std::vector<Pc> pcs_;
   std::vector<Decision> decision_;  // per pseudo-channel: Pc::decided's decision
   bool channel_windows_ = false;    // a window rule (e.g. nFAW) counts at the channel level
-  std::vector<int32_t> first_hit_, first_other_;  // scratch for evaluate(), per bank (kept at -1 between calls)
-  std::vector<uint32_t> touched_;                 // banks with arrived requests, this evaluation
+  std::vector<Entry> entries_;      // every queued request (see Entry), named by index
+  std::vector<uint32_t> free_entries_;
   struct Done {
     uint64_t done, seq, id;
     bool operator>(const Done& o) const { return done != o.done ? done > o.done : seq > o.seq; }
