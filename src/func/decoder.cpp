@@ -470,6 +470,43 @@ DecodeResult decode(const Module& m, const VariableAddresses& vars, const Decode
       }
     }
   }
+  // The register window of each kernel: the slots of the functions it can reach (and the special
+  // registers it reads), so that a warp's register file holds those, not the whole module's (a
+  // Thrust/CUB module has hundreds of kernels). A kernel that may call through a pointer gets the
+  // whole module.
+  {
+    std::vector<bool> indirect(prog.funcs.size(), false);
+    for (uint32_t fi = 0; fi < prog.funcs.size(); ++fi)
+      for (auto& ins : prog.funcs[fi].src->instrs)
+        if (ins.op == Opcode::Call)
+          for (auto& o : ins.operands)
+            if (o.kind == Operand::Kind::Reg) indirect[fi] = true;
+    for (uint32_t fi = 0; fi < prog.funcs.size(); ++fi) {
+      DFunction& d = prog.funcs[fi];
+      if (!d.is_entry) continue;
+      std::set<uint32_t> reach{fi};
+      std::vector<uint32_t> work{fi};
+      bool whole = false;
+      while (!work.empty()) {
+        const uint32_t g = work.back();
+        work.pop_back();
+        whole |= indirect[g];
+        for (uint32_t c : calls[g])
+          if (reach.insert(c).second) work.push_back(c);
+      }
+      uint32_t lo = d.reg_base, hi = d.reg_base + d.nregs;
+      for (auto [sp, slot] : d.specials) lo = std::min(lo, slot), hi = std::max(hi, slot + 1);
+      for (uint32_t g : reach) {
+        const DFunction& c = prog.funcs[g];
+        if (!c.nregs) continue;
+        lo = std::min(lo, c.reg_base);
+        hi = std::max(hi, c.reg_base + c.nregs);
+      }
+      if (whole) lo = 0, hi = prog.nregs;
+      d.window_lo = lo;
+      d.window_hi = std::max(lo, hi);
+    }
+  }
   // A function reachable from itself is recursive; address-taken functions may be too.
   for (uint32_t fi = 0; fi < prog.funcs.size(); ++fi) {
     std::vector<uint32_t> work(calls[fi].begin(), calls[fi].end());

@@ -346,7 +346,7 @@ struct CtaRunner {
 
   void init_warp(Warp& w, uint32_t first_thread) {
     const DFunction& k = *launch.kernel;
-    const size_t nregs = size_t(prog.nregs) * kWarpSize, nparam = size_t(prog.total_param) * kWarpSize;
+    const size_t nregs = size_t(k.window_hi - k.window_lo) * kWarpSize, nparam = size_t(prog.total_param) * kWarpSize;
     WarpStorage reused;
     if (launch.storage_pool && launch.storage_pool->take(nregs, nparam, reused)) {
       w.regs = std::move(reused.regs);
@@ -357,6 +357,7 @@ struct CtaRunner {
     }
     // Registers read as zero until written: the kernel's are cleared now, a callee's on entry; the
     // special registers are all set below.
+    w.reg_lo = k.window_lo;
     w.zeroed.assign(prog.funcs.size(), 0);
     clear_function(w, prog, uint32_t(&k - prog.funcs.data()));
     w.preds.assign(prog.npreds, 0);
@@ -373,7 +374,7 @@ struct CtaRunner {
     // The special registers the module reads (DFunction::specials), per lane.
     const Dim3& b = launch.block;
     for (auto [sp, slot] : k.specials) {
-      uint64_t* r = &w.regs[size_t(slot) * kWarpSize];
+      uint64_t* r = w.reg(slot);
       for (unsigned l = 0; l < kWarpSize; ++l) {
         const uint32_t t = first_thread + l;
         uint64_t v = 0;

@@ -26,10 +26,10 @@ struct ExecCtx {
   bool stop = false;         // the kernel faulted
 
   // ---- operands
-  uint64_t* dst(Ref r) { return &w.regs[size_t(r.index()) * kWarpSize]; }
+  uint64_t* dst(Ref r) { return w.reg(r.index()); }
   const uint64_t* src(Ref r) const {
     return r.kind() == Ref::Const ? &prog.consts[size_t(r.index()) * kWarpSize]
-                                  : &w.regs[size_t(r.index()) * kWarpSize];
+                                  : w.reg(r.index());
   }
   uint32_t pred(Ref r) const {
     uint32_t v = w.preds[r.index()];

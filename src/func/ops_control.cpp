@@ -238,7 +238,7 @@ void do_call(ExecCtx& ctx, const DInstr& in, const CallSite& cs, uint32_t callee
     if (f.recursive) {
       // Another activation of the callee may be live on this lane: keep its registers and frame.
       fr.saved.reserve(f.nregs + 1 + f.param_frame / 8 + 1);
-      for (uint32_t s = 0; s < f.nregs; ++s) fr.saved.push_back(ctx.w.regs[size_t(f.reg_base + s) * kWarpSize + l]);
+      for (uint32_t s = 0; s < f.nregs; ++s) fr.saved.push_back(ctx.w.reg(f.reg_base + s)[l]);
       uint64_t pbits = 0;
       for (uint32_t q = 0; q < f.npreds && q < 64; ++q) pbits |= uint64_t(ctx.w.preds[f.pred_base + q] >> l & 1) << q;
       fr.saved.push_back(pbits);
@@ -374,7 +374,7 @@ void exec_ret(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
     }
     if (!fr.saved.empty()) {
       size_t k = 0;
-      for (uint32_t s = 0; s < f.nregs; ++s) ctx.w.regs[size_t(f.reg_base + s) * kWarpSize + l] = fr.saved[k++];
+      for (uint32_t s = 0; s < f.nregs; ++s) ctx.w.reg(f.reg_base + s)[l] = fr.saved[k++];
       uint64_t pbits = fr.saved[k++];
       for (uint32_t q = 0; q < f.npreds && q < 64; ++q) {
         uint32_t& pm = ctx.w.preds[f.pred_base + q];

@@ -70,6 +70,9 @@ struct DFunction {
   uint32_t reg_base = 0;        // first register slot of this function
   uint32_t nregs = 0;           // register slots (64-bit lane arrays)
   uint32_t pred_base = 0, npreds = 0;
+  // Entry: the register slots a warp of this kernel can touch, [window_lo, window_hi): its own,
+  // its callees', its special registers (Warp::reg).
+  uint32_t window_lo = 0, window_hi = 0;
   // Entry: the special registers a warp of this kernel materialises at start, (SpecialSlot, slot).
   std::vector<std::pair<uint8_t, uint32_t>> specials;
   uint32_t local_frame = 0;     // bytes of .local variables per activation

@@ -97,7 +97,10 @@ struct Warp {
   std::array<uint64_t, kWarpSize> local_base{};  // current local frame base per lane
   LaneVectors<CallFrame> calls;
   uint32_t carry = 0;           // CC.CF per lane for add.cc/addc/sub.cc/subc/mad.cc/madc
-  ZeroArray<uint64_t> regs;     // [slot][lane]; pages of functions never run stay unbacked
+  ZeroArray<uint64_t> regs;     // [slot - reg_lo][lane]: the kernel's register window (DFunction::window_lo/hi)
+  uint32_t reg_lo = 0;
+  // Lane 0 of register slot `slot` (the lanes follow).
+  uint64_t* reg(uint32_t slot) { return &regs[(size_t(slot) - reg_lo) * kWarpSize]; }
   // Function f's registers and param frame read as zero until first written: zeroed[f] says
   // whether they were cleared yet (storage is cleared per function on entry, not all at once;
   // see WarpStorage).
@@ -175,7 +178,7 @@ inline void clear_function(Warp& w, const Program& prog, uint32_t f) {
   if (w.zeroed[f]) return;
   w.zeroed[f] = 1;
   const DFunction& d = prog.funcs[f];
-  if (d.nregs) std::memset(&w.regs[size_t(d.reg_base) * kWarpSize], 0, sizeof(uint64_t) * d.nregs * kWarpSize);
+  if (d.nregs) std::memset(w.reg(d.reg_base), 0, sizeof(uint64_t) * d.nregs * kWarpSize);
   if (d.param_frame)
     for (unsigned l = 0; l < kWarpSize; ++l) std::memset(&w.param[l * size_t(prog.total_param) + d.param_base], 0, d.param_frame);
 }
@@ -199,13 +202,19 @@ struct StoragePool {
     bytes += s.bytes();
     free.push_back(std::move(s));
   }
-  // Storage of exactly these sizes, if the pool has one.
+  // Storage with room for these sizes (kernels of a module have register windows of different
+  // sizes; the param area is the module's), if one of the most recently freed has it.
   bool take(size_t nregs, size_t nparam, WarpStorage& out) {
-    if (free.empty() || free.back().regs.size() != nregs || free.back().param.size() != nparam) return false;
-    bytes -= free.back().bytes();
-    out = std::move(free.back());
-    free.pop_back();
-    return true;
+    for (size_t k = 0; k < 8 && k < free.size(); ++k) {
+      WarpStorage& s = free[free.size() - 1 - k];
+      if (s.regs.size() < nregs || s.param.size() != nparam) continue;
+      bytes -= s.bytes();
+      out = std::move(s);
+      if (k) std::swap(s, free.back());  // the moved-from slot goes last, then away
+      free.pop_back();
+      return true;
+    }
+    return false;
   }
 };
 

@@ -128,3 +128,94 @@ TEST(RegAlloc, ChainOfTemporariesNeedsFewSlots) {
   EXPECT_EQ(v[0], expect0);
   EXPECT_EQ(v[5], 5u + expect0);
 }
+
+// A warp's register file is its kernel's window: the slots of the kernel, its callees and its
+// special registers, not the whole module's. Kernel `a` calls `twice`; `b` calls nothing; `c`
+// calls through a pointer and gets the whole module. Results are checked against the arithmetic.
+TEST(RegAlloc, KernelRegisterWindowsCoverTheirCallees) {
+  Harness h;
+  ASSERT_TRUE(h.load(kHead + R"(
+.func (.param .b32 r) twice(.param .b32 x)
+{
+  .reg .b32 %q<3>;
+  ld.param.b32 %q1, [x];
+  add.u32 %q2, %q1, %q1;
+  st.param.b32 [r], %q2;
+  ret;
+}
+.visible .entry a(.param .u64 out)
+{
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  {
+  .param .b32 xa;
+  .param .b32 ra;
+  st.param.b32 [xa], %r1;
+  call.uni (ra), twice, (xa);
+  ld.param.b32 %r2, [ra];
+  }
+  mul.wide.u32 %rd2, %r1, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r2;
+  ret;
+}
+.visible .entry b(.param .u64 out)
+{
+  .reg .b32 %s<4>;
+  .reg .b64 %sd<4>;
+  ld.param.u64 %sd1, [out];
+  mov.u32 %s1, %tid.x;
+  mul.lo.u32 %s2, %s1, 3;
+  mul.wide.u32 %sd2, %s1, 4;
+  add.s64 %sd3, %sd1, %sd2;
+  st.global.u32 [%sd3], %s2;
+  ret;
+}
+.visible .entry c(.param .u64 out)
+{
+  .reg .b32 %t<4>;
+  .reg .b64 %td<5>;
+  .reg .b64 %fp;
+  ld.param.u64 %td1, [out];
+  mov.u32 %t1, %tid.x;
+  mov.u64 %fp, twice;
+  {
+  .param .b32 xc;
+  .param .b32 rc;
+  st.param.b32 [xc], %t1;
+  proto: .callprototype (.param .b32 _) _ (.param .b32 _);
+  call (rc), %fp, (xc), proto;
+  ld.param.b32 %t2, [rc];
+  }
+  mul.wide.u32 %td2, %t1, 4;
+  add.s64 %td3, %td1, %td2;
+  st.global.u32 [%td3], %t2;
+  ret;
+}
+)"));
+  const auto& funcs = h.mod->prog.funcs;
+  auto fn = [&](const char* name) -> const func::DFunction& {
+    for (auto& f : funcs)
+      if (f.name == name) return f;
+    ADD_FAILURE() << name;
+    return funcs.front();
+  };
+  const auto &tw = fn("twice"), &ka = fn("a"), &kb = fn("b"), &kc = fn("c");
+  EXPECT_LE(ka.window_lo, tw.reg_base);
+  EXPECT_GE(ka.window_hi, tw.reg_base + tw.nregs);
+  EXPECT_LE(ka.window_lo, ka.reg_base);
+  EXPECT_GE(ka.window_hi, ka.reg_base + ka.nregs);
+  // b reaches nothing else: its window is its own slots and its %tid.x.
+  EXPECT_EQ(kb.window_hi - kb.window_lo, kb.nregs + uint32_t(kb.specials.size()));
+  EXPECT_EQ(kc.window_lo, 0u);
+  EXPECT_EQ(kc.window_hi, h.mod->prog.nregs);
+  uint64_t out = h.alloc(48 * 4);
+  for (const char* k : {"a", "b", "c", "a"}) {  // storage is reused between the kernels' warps
+    auto r = h.run(k, {1, 1, 1}, {48, 1, 1}, Harness::Params().add(out));
+    ASSERT_TRUE(r.ok()) << k << ": " << r.report();
+    auto v = h.download<uint32_t>(out, 48);
+    for (uint32_t t = 0; t < 48; ++t) EXPECT_EQ(v[t], std::string(k) == "b" ? 3 * t : 2 * t) << k << " thread " << t;
+  }
+}
