@@ -34,7 +34,19 @@ class EventWheel {
       return;
     }
     const uint64_t b = e.t & mask_;
-    buckets_[b].events.push_back(e);
+    uint32_t n;
+    if (!free_.empty()) {
+      n = free_.back();
+      free_.pop_back();
+      nodes_[n] = Node{e, kNil};
+    } else {
+      n = uint32_t(nodes_.size());
+      nodes_.push_back(Node{e, kNil});
+    }
+    Bucket& k = buckets_[b];
+    if (k.tail == kNil) k.head = n;
+    else nodes_[k.tail].next = n;
+    k.tail = n;
     used_[b / 64] |= uint64_t(1) << (b % 64);
     ++wheel_events_;
   }
@@ -50,8 +62,7 @@ class EventWheel {
   const E& top() {
     settle();
     if (from_far_) return far_.top();
-    Bucket& b = buckets_[cur_ & mask_];
-    return b.events[b.read];
+    return nodes_[buckets_[cur_ & mask_].head].e;
   }
 
   void pop() {
@@ -64,18 +75,26 @@ class EventWheel {
     }
     const uint64_t i = cur_ & mask_;
     Bucket& b = buckets_[i];
-    if (++b.read == b.events.size()) {
-      b.events.clear();
-      b.read = 0;
+    const uint32_t n = b.head;
+    b.head = nodes_[n].next;
+    free_.push_back(n);
+    if (b.head == kNil) {
+      b.tail = kNil;
       used_[i / 64] &= ~(uint64_t(1) << (i % 64));
     }
     --wheel_events_;
   }
 
  private:
+  // A bucket is a FIFO list of nodes in one pool (per-bucket vectors made thousands of small
+  // allocations, and their memory stayed with the bucket).
+  static constexpr uint32_t kNil = ~0u;
+  struct Node {
+    E e;
+    uint32_t next;
+  };
   struct Bucket {
-    std::vector<E> events;
-    size_t read = 0;
+    uint32_t head = kNil, tail = kNil;
   };
 
   // Buckets from cur_ to the first non-empty one (wheel_events_ > 0).
@@ -97,13 +116,12 @@ class EventWheel {
     from_far_ = !far_.empty() &&
                 (wheel_events_ == 0 || far_.top().t < cur_ || (far_.top().t == cur_ && far_.top().seq < top_wheel().seq));
   }
-  const E& top_wheel() const {
-    const Bucket& b = buckets_[cur_ & mask_];
-    return b.events[b.read];
-  }
+  const E& top_wheel() const { return nodes_[buckets_[cur_ & mask_].head].e; }
 
   uint64_t mask_;
   std::vector<Bucket> buckets_;
+  std::vector<Node> nodes_;
+  std::vector<uint32_t> free_;  // nodes to reuse
   std::vector<uint64_t> used_;  // non-empty buckets
   uint64_t cur_ = 0;            // the window's first cycle; no wheel event is earlier
   size_t wheel_events_ = 0;

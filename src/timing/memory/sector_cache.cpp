@@ -8,8 +8,8 @@
 
 namespace warpsim::timing {
 
-// Way arrays of destroyed caches, by size, for the next cache of that size: the timing model builds
-// its SMs (and their L1s) for every launch, and fresh memory costs a page fault per 4 KB touched.
+// Chunks of destroyed caches, by size, for the next cache: the timing model builds its SMs (and
+// their L1s) for every launch, and fresh memory costs a page fault per 4 KB touched.
 struct SectorCache::Storage {
   static constexpr size_t kMaxBytes = size_t(256) << 20;
   std::mutex mu;
@@ -24,7 +24,7 @@ struct SectorCache::Storage {
   std::unique_ptr<Way[]> take(size_t n) {
     std::lock_guard<std::mutex> lock(mu);
     auto it = free.find(n);
-    if (it == free.end()) return std::unique_ptr<Way[]>(new Way[n]);  // uninitialised: see live_
+    if (it == free.end()) return std::unique_ptr<Way[]>(new Way[n]);  // uninitialised: see make_live
     std::unique_ptr<Way[]> p = std::move(it->second);
     free.erase(it);
     bytes -= n * sizeof(Way);
@@ -39,18 +39,33 @@ struct SectorCache::Storage {
   }
 };
 
-SectorCache::~SectorCache() { Storage::get().put(std::move(ways_), size_t(sets_) * assoc_); }
+void SectorCache::release_storage() {
+  const size_t n = size_t(assoc_) << kChunkShift;
+  for (auto& c : chunks_) Storage::get().put(std::move(c), n);
+  chunks_.clear();
+  blocks_ = 0;
+}
+
+SectorCache::~SectorCache() { release_storage(); }
 
 void SectorCache::configure(uint64_t lines, uint32_t assoc, bool hash_sets) {
-  Storage::get().put(std::move(ways_), size_t(sets_) * assoc_);
+  release_storage();
   assoc_ = assoc ? assoc : 1;
   sets_ = uint32_t(lines / assoc_);
   set_mask_ = sets_ && std::has_single_bit(sets_) ? sets_ - 1 : 0;  // 0: not a power of two (or 1 set)
   hash_ = hash_sets;
-  ways_ = sets_ ? Storage::get().take(size_t(sets_) * assoc_) : nullptr;
-  live_.assign((size_t(sets_) + 63) / 64, 0);
+  block_.assign(sets_, kNoBlock);
   tick_ = 1;
   reserved_ = 0;
+}
+
+SectorCache::Way* SectorCache::make_live(uint32_t set) {
+  const uint32_t b = blocks_++;
+  if ((b >> kChunkShift) >= chunks_.size()) chunks_.push_back(Storage::get().take(size_t(assoc_) << kChunkShift));
+  block_[set] = b;
+  Way* w = set_ways(set);
+  std::memset(static_cast<void*>(w), 0, sizeof(Way) * assoc_);
+  return w;
 }
 
 uint32_t SectorCache::set_of(uint64_t line) const {
@@ -105,11 +120,7 @@ uint32_t SectorCache::lookup(uint64_t line, uint32_t sectors, Evict e) {
 SectorCache::Way& SectorCache::victim_way(uint64_t line, Victim& v, Evict cls) {
   if (cls == Evict::Unchanged || (cls == Evict::Last && reserved_ == 0)) cls = Evict::Normal;
   const uint32_t s = set_of(line);
-  Way* set = set_ways(s);
-  if (!live(s)) {  // first allocation into the set: its ways become empty
-    std::memset(static_cast<void*>(set), 0, sizeof(Way) * assoc_);
-    live_[s >> 6] |= 1ull << (s & 63);
-  }
+  Way* set = live(s) ? set_ways(s) : make_live(s);  // first allocation into the set: empty ways
   // Without a set-aside (the L1, and the L2 unless a program asks) no count is needed: any
   // persisting line left from an earlier set-aside is in excess.
   const uint32_t persisting = reserved_ ? persisting_in(set) : 0;
