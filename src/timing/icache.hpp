@@ -19,8 +19,9 @@ class InstructionCache {
     uint32_t lines = bytes / line_;
     sets_ = lines / assoc_;
     if (sets_ == 0) sets_ = 0;  // no cache: every access misses
-    ways_.reset(sets_ ? new Way[size_t(sets_) * assoc_] : nullptr);  // uninitialised: see live_
-    live_.assign((size_t(sets_) + 63) / 64, 0);
+    chunks_.clear();
+    blocks_ = 0;
+    block_.assign(sets_, kNoBlock);
   }
   bool enabled() const { return sets_ > 0; }
   // True on a hit; on a miss the line is filled (LRU victim).
@@ -28,11 +29,14 @@ class InstructionCache {
     if (!sets_) return false;
     uint64_t line = addr / line_;
     uint32_t set = uint32_t(line % sets_);
-    Way* w = &ways_[size_t(set) * assoc_];
-    if (!(live_[set >> 6] >> (set & 63) & 1)) {
-      std::memset(static_cast<void*>(w), 0, sizeof(Way) * assoc_);
-      live_[set >> 6] |= 1ull << (set & 63);
+    if (block_[set] == kNoBlock) {  // first access to the set: a block of empty ways
+      const uint32_t b = blocks_++;
+      if ((b >> kChunkShift) >= chunks_.size())
+        chunks_.push_back(std::unique_ptr<Way[]>(new Way[size_t(assoc_) << kChunkShift]));
+      block_[set] = b;
+      std::memset(static_cast<void*>(ways(b)), 0, sizeof(Way) * assoc_);
     }
+    Way* w = ways(block_[set]);
     ++clock_;
     Way* victim = w;
     for (uint32_t i = 0; i < assoc_; ++i) {
@@ -49,15 +53,19 @@ class InstructionCache {
   uint64_t line_of(uint64_t addr) const { return addr / line_; }
 
  private:
-  // A set's ways are initialised on its first access (live_), so that the arrays cost memory only
-  // where code is cached: every SM has five of them (the L1I and four L0s), built again for every
-  // launch. All-zero is an empty way (tag = line + 1; stamp 0 is older than any access).
+  // A set gets its ways on its first access, as the next block of a chunked arena, so that the
+  // caches cost memory only for the code they hold: every SM has five of them (the L1I and four
+  // L0s), built again for every launch, and a kernel's code fills a few sets. All-zero is an
+  // empty way (tag = line + 1; stamp 0 is older than any access).
   struct Way {
     uint64_t tag, stamp;
   };
+  static constexpr uint32_t kNoBlock = ~0u, kChunkShift = 3;  // 8 sets per chunk
+  Way* ways(uint32_t b) { return &chunks_[b >> kChunkShift][size_t(b & ((1u << kChunkShift) - 1)) * assoc_]; }
   uint32_t line_ = 128, assoc_ = 1, sets_ = 0;
-  std::unique_ptr<Way[]> ways_;
-  std::vector<uint64_t> live_;  // a bit per set
+  std::vector<uint32_t> block_;  // per set: its block, or kNoBlock
+  std::vector<std::unique_ptr<Way[]>> chunks_;
+  uint32_t blocks_ = 0;
   uint64_t clock_ = 0;
 };
 
