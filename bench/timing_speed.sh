@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Simulation speed of the timing model: simulated warp instructions per second of wall time (one
 # core), on corpus workloads built with nvcc as a user builds them, in timing and functional mode.
-#   bench/timing_speed.sh [workload...|memory]     (default: sgemm nbody mandelbrot)
+#   bench/timing_speed.sh [workload...|memory|file.cu...]     (default: sgemm nbody mandelbrot)
+#   A name with a '/' is a CUDA source file (e.g. tests/cudart/cuda_libs.cu: cub, thrust, curand).
 #   `memory` is the memory-bound set of issue 6: saxpy reduce transpose_naive spmv_csr histogram
 #   stencil3d. BENCH_REPS=N runs each N times and reports the fastest (the figures of a shared
 #   machine vary by tens of percent from run to run).
@@ -25,6 +26,10 @@ echo "== $(uname -m), $(nproc) cores; load: $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%-12s %-10s %14s %10s %14s %14s\n' workload mode warp_instrs sim_wall_s warp_instr/s sim_cycles
 for w in "${works[@]}"; do
   src="$ROOT/workloads/$w/$w.cu"
+  if [[ $w == */* ]]; then
+    src="$(cd "$(dirname "$w")" && pwd)/$(basename "$w")"
+    w=$(basename "$w" .cu)
+  fi
   bin="$OUT/$w"
   [[ -x "$bin" && "$bin" -nt "$src" ]] || nvcc -cudart shared -arch=sm_80 -o "$bin" "$src"
   for mode in timing functional; do
