@@ -524,6 +524,20 @@ struct CtaRunner {
       }
       return Reselect;
     }
+    // A branch that every lane of a converged warp took to one target leaves the warp converged
+    // there: what select() would find, without its scans of the lanes (loops end every iteration
+    // with one). Converged means the group is every Ready lane, none waits at a warp-synchronous
+    // instruction and none is favoured, so the spin bookkeeping below has nothing to do either.
+    if (ctx.redirected == group && !ctx.blocked && w.converged && !w.favor) {
+      const uint32_t target = w.pc[std::countr_zero(group)];
+      bool same = true;
+      for (uint32_t m = group; m; m &= m - 1) same &= w.pc[std::countr_zero(m)] == target;
+      if (same) {
+        w.sync_retried = false;
+        next_pc = target;
+        return Next;
+      }
+    }
     if (ctx.redirected | ctx.blocked) {
       // Spin detection: one path keeps branching backwards while another path waits.
       bool backward = false;
@@ -550,8 +564,10 @@ struct CtaRunner {
       if (moved || ctx.redirected) w.sync_retried = false;
       return Reselect;
     }
+    next_pc = pc + 1;
     return moved == group && w.converged ? Next : Reselect;
   }
+  uint32_t next_pc = 0;  // after execute() returned Next: where the (converged) warp goes on
 
   uint32_t select_next(Warp& w, uint32_t& pc) { return rpcs ? select_stack(w, pc) : select(w, pc); }
 
@@ -570,7 +586,7 @@ struct CtaRunner {
       ++n;
       if (o == Stop) return n;
       if (o == Next) {
-        pc = pc + 1;
+        pc = next_pc;
         have = true;
       }
     }
@@ -890,7 +906,7 @@ StepResult CtaStepper::step(uint32_t warp) {
   n.valid = false;
   if (!group) return r;
   // Next: the converged warp simply moved on, so its next selection is known without a scan.
-  if (impl_->runner.execute(w, pc, group, &r) == CtaRunner::Next) n = {pc + 1, group, w.wake_gen, true};
+  if (impl_->runner.execute(w, pc, group, &r) == CtaRunner::Next) n = {impl_->runner.next_pc, group, w.wake_gen, true};
   r.executed = true;
   if (r.blocked && CtaRunner::finished(w)) w.done = true;
   return r;
