@@ -89,23 +89,29 @@ class LaneVectors {
 };
 
 struct Warp {
+  // Hot fields first, in the first cache lines: the timing model keeps thousands of warps
+  // resident, and looking at one to issue (done, wake_gen, pc, state, regs) missed in the cache
+  // at every field spread over the kilobyte of the struct.
   uint32_t id = 0;            // warp index within the CTA
   uint32_t valid = 0;         // lanes that exist (partial last warp)
-  std::array<uint32_t, kWarpSize> pc{};
-  std::array<LaneState, kWarpSize> state{};
-  std::array<uint8_t, kWarpSize> wait_barrier{};
-  std::array<uint64_t, kWarpSize> local_base{};  // current local frame base per lane
-  LaneVectors<CallFrame> calls;
+  bool done = false;
+  bool converged = true;        // every Ready lane is at pc[first ready lane]: no scan needed
+  bool sync_retried = false;    // lanes waiting at a warp-synchronous instruction were re-examined
+  uint32_t wake_gen = 0;        // bumped when another warp changes this warp's lane states (wake-ups)
+  uint32_t favor = 0;           // ITS: lanes to run first after a spin was detected
   uint32_t carry = 0;           // CC.CF per lane for add.cc/addc/sub.cc/subc/mad.cc/madc
-  ZeroArray<uint64_t> regs;     // [slot - reg_lo][lane]: the kernel's register window (DFunction::window_lo/hi)
   uint32_t reg_lo = 0;
+  uint32_t last_pc = 0;
+  ZeroArray<uint64_t> regs;     // [slot - reg_lo][lane]: the kernel's register window (DFunction::window_lo/hi)
   // Lane 0 of register slot `slot` (the lanes follow).
   uint64_t* reg(uint32_t slot) { return &regs[(size_t(slot) - reg_lo) * kWarpSize]; }
+  std::vector<uint32_t> preds;  // lane masks
+  std::array<LaneState, kWarpSize> state{};
+  std::array<uint32_t, kWarpSize> pc{};
   // Function f's registers and param frame read as zero until first written: zeroed[f] says
   // whether they were cleared yet (storage is cleared per function on entry, not all at once;
   // see WarpStorage).
   std::vector<uint8_t> zeroed;
-  std::vector<uint32_t> preds;  // lane masks
   ZeroArray<uint8_t> param;     // per-lane param frames: [lane][Program::total_param]
   uint64_t local_size = 0;      // bytes of local memory per lane (stack + the kernel's frame)
 
@@ -116,18 +122,15 @@ struct Warp {
     if (local.size() == 0) local.assign(local_size * kWarpSize);
     return &local[l * local_size + off];
   }
-  bool converged = true;        // every Ready lane is at pc[first ready lane]: no scan needed
   uint32_t spin = 0;            // consecutive backward branches of spin_group while others wait
   uint32_t spin_group = 0;
-  uint32_t favor = 0;           // ITS: lanes to run first after a spin was detected
-  bool sync_retried = false;    // lanes waiting at a warp-synchronous instruction were re-examined
+  std::array<uint8_t, kWarpSize> wait_barrier{};
+  std::array<uint64_t, kWarpSize> local_base{};  // current local frame base per lane
+  LaneVectors<CallFrame> calls;
   // Pre-Volta SIMT reconvergence stack (EngineConfig::reconvergence_stack): {lanes, reconvergence pc}
   std::vector<std::pair<uint32_t, uint32_t>> simt_stack;
-  uint32_t last_pc = 0;
   bool stack_started = false;
   uint64_t stack_spin = 0;      // backward branches taken by the top entry while others wait
-  bool done = false;
-  uint32_t wake_gen = 0;        // bumped when another warp changes this warp's lane states (wake-ups)
   // cp.async / mbarrier (ops_async.cpp)
   LaneVectors<AsyncCopy> async_copies;                         // pending copies per lane
   std::array<uint32_t, kWarpSize> async_groups{};              // commit groups so far per lane
