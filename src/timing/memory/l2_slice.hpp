@@ -5,9 +5,10 @@
 
 #include <cstdint>
 #include <deque>
-#include <unordered_map>
+#include <utility>
 #include <vector>
 
+#include "timing/memory/line_map.hpp"
 #include "timing/memory/sector_cache.hpp"
 
 namespace warpsim::timing {
@@ -27,8 +28,47 @@ struct L2Slice {
   uint64_t port_free = 0;     // the slice's data port
   uint64_t atomic_free = 0;   // its atomic unit
   uint32_t outstanding = 0;   // DRAM transactions (fills and write-backs) in flight
-  std::unordered_map<uint64_t, Miss> misses;  // by line
-  std::deque<uint32_t> stalled;               // requests waiting for `outstanding` to drop (FIFO)
+  std::deque<uint32_t> stalled;  // requests waiting for `outstanding` to drop (FIFO)
+
+  // Miss-status entries by line. Entries are records in a pool, reused with their waiter vectors'
+  // capacity, found through an open-addressing map (an unordered_map of vectors made two heap
+  // allocations per miss). The pool is a deque: an entry stays where it is while others are
+  // created (arrived() answers waiters while holding one).
+  Miss* find_miss(uint64_t line) {
+    const uint32_t i = miss_index_.head(line);
+    return i == LineMap::kNil ? nullptr : &miss_pool_[i];
+  }
+  // The entry of `line`, created empty if absent (second: created).
+  std::pair<Miss*, bool> miss_for(uint64_t line) {
+    if (Miss* m = find_miss(line)) return {m, false};
+    uint32_t i;
+    if (miss_free_.empty()) {
+      i = uint32_t(miss_pool_.size());
+      miss_pool_.emplace_back();
+    } else {
+      i = miss_free_.back();
+      miss_free_.pop_back();
+    }
+    Miss& m = miss_pool_[i];
+    m.asked = m.arrived = 0;
+    m.evict = Evict::Unchanged;
+    m.no_allocate = false;
+    m.waiters.clear();
+    miss_index_.set(line, i);
+    return {&m, true};
+  }
+  void erase_miss(uint64_t line) {
+    const uint32_t i = miss_index_.head(line);
+    if (i == LineMap::kNil) return;
+    miss_index_.erase(line);
+    miss_free_.push_back(i);
+  }
+  size_t misses() const { return miss_index_.size(); }
+
+ private:
+  LineMap miss_index_;
+  std::deque<Miss> miss_pool_;
+  std::vector<uint32_t> miss_free_;
 };
 
 }  // namespace warpsim::timing

@@ -115,7 +115,7 @@ struct MemorySystem::Impl {
     for (const L2Slice& sl : slices) {
       stalled += sl.stalled.size();
       outstanding += sl.outstanding;
-      misses += sl.misses.size();
+      misses += sl.misses();
     }
     const double dt = double(std::max<uint64_t>(1, t - sample_from));
     const auto& d = m.dram;
@@ -223,15 +223,15 @@ struct MemorySystem::Impl {
   // answer every waiter whose sectors are all back.
   void arrived(uint32_t s, uint64_t line, uint32_t sectors, uint64_t t, bool from_far) {
     L2Slice& sl = slices[s];
-    auto it = sl.misses.find(line);
+    L2Slice::Miss* it = sl.find_miss(line);
     stats::MemoryStats* ctr = nullptr;
-    if (it != sl.misses.end() && !it->second.waiters.empty()) ctr = reqs[it->second.waiters[0].req].r.ctr;
-    const bool alloc = it == sl.misses.end() || !it->second.no_allocate;
-    const Evict cls = it == sl.misses.end() ? Evict::Unchanged : it->second.evict;
+    if (it && !it->waiters.empty()) ctr = reqs[it->waiters[0].req].r.ctr;
+    const bool alloc = !it || !it->no_allocate;
+    const Evict cls = !it ? Evict::Unchanged : it->evict;
     if (l2_on && alloc) evicted(s, sl.tags.fill(line, sectors, cls), ctr, t);
     if (from_far && ctr) ctr->l2_far_sectors += uint32_t(std::popcount(sectors));
-    if (it == sl.misses.end()) return;
-    L2Slice::Miss& ms = it->second;
+    if (!it) return;
+    L2Slice::Miss& ms = *it;
     ms.arrived |= sectors;
     auto& ws = ms.waiters;
     for (size_t i = 0; i < ws.size();) {
@@ -245,7 +245,7 @@ struct MemorySystem::Impl {
         ++i;
       }
     }
-    if (ws.empty() && (ms.asked & ~ms.arrived) == 0) sl.misses.erase(it);
+    if (ws.empty() && (ms.asked & ~ms.arrived) == 0) sl.erase_miss(line);
   }
 
   // A line leaves slice s: into the other partition (the victim level), whose own victim, if
@@ -347,8 +347,8 @@ struct MemorySystem::Impl {
       return;
     }
     // Join a fetch in flight for these sectors, or start one: the far partition first, then DRAM.
-    auto [mit, fresh] = sl.misses.try_emplace(r.line);
-    L2Slice::Miss& ms = mit->second;
+    auto [mit, fresh] = sl.miss_for(r.line);
+    L2Slice::Miss& ms = *mit;
     // The line is filled with the first explicit class asked for; it is not allocated only if
     // every request waiting on it said no_allocate.
     if (fresh) ms.no_allocate = r.no_allocate && r.kind == MemOpKind::Read;
