@@ -54,13 +54,13 @@ bool defines_operand0(ptx::Opcode op) {
 
 // Exact liveness over the decoded order (a backward dataflow over instructions), then a greedy
 // assignment: a register takes the first block of slots of its width that no register live at, or
-// appearing at, any of its positions holds. nullopt-like empty result when the function is too
-// large for bitsets (the span method is used then).
+// appearing at, any of its positions holds. False when the function is too large for the bitsets
+// or branches indirectly (the caller falls back to the span method).
 bool liveness_layout(const ptx::Function& f, const std::vector<uint32_t>& order, uint32_t pinned, RegLayout& l) {
   const size_t n = f.regs.size(), ni = f.instrs.size();
   const size_t words = (n + 63) / 64, pwords = (ni + 63) / 64;
   if (ni == 0 || double(n) * double(ni) > 64e6) return false;
-  std::vector<uint64_t> use(ni * words, 0), kill(ni * words, 0), occurs(ni * words, 0), dest(ni * words, 0);
+  std::vector<uint64_t> use(ni * words, 0), kill(ni * words, 0), occurs(ni * words, 0);
   std::vector<std::vector<uint32_t>> succ(ni);
   auto set = [&](std::vector<uint64_t>& v, size_t p, uint32_t r) { v[p * words + r / 64] |= 1ull << (r % 64); };
   for (uint32_t p = 0; p < ni; ++p) {
@@ -91,16 +91,6 @@ bool liveness_layout(const ptx::Function& f, const std::vector<uint32_t>& order,
     const bool defs = !ins.has_guard && defines_operand0(ins.op);
     for (size_t k = 0; k < ins.operands.size(); ++k)
       if (!walk(walk, ins.operands[k], defs && k == 0)) return false;
-    // Registers in destination position (operand 0, or its vector / pair elements) of any
-    // instruction: a write whose value nobody reads still occupies its slot in the timing model's
-    // scoreboard until it lands (an atom whose result is unused, a dead load).
-    if (!ins.operands.empty()) {
-      const Operand& o0 = ins.operands[0];
-      if (o0.kind == Operand::Kind::Reg && o0.reg < n) set(dest, p, o0.reg);
-      if (o0.kind == Operand::Kind::Vector || o0.kind == Operand::Kind::Pair)
-        for (const Operand& e : o0.elems)
-          if (e.kind == Operand::Kind::Reg && e.reg < n) set(dest, p, e.reg);
-    }
     // A register both read and written by the instruction is read first: it stays live.
     for (size_t w = 0; w < words; ++w) kill[p * words + w] &= ~use[p * words + w];
     const bool uncond = !ins.has_guard;
@@ -129,22 +119,6 @@ bool liveness_layout(const ptx::Function& f, const std::vector<uint32_t>& order,
       }
     }
   }
-  // A register written where its value is dead afterwards keeps a block of its own: another register
-  // in its slot would wait in the scoreboard for that write (the hardware has no such write:
-  // ptxas drops the dead result, an atom becomes a RED).
-  std::vector<char> own(n, 0);
-  for (size_t p = 0; p < ni; ++p) {
-    std::fill(out.begin(), out.end(), 0);
-    for (uint32_t q : succ[p])
-      for (size_t w = 0; w < words; ++w) out[w] |= live[q * words + w];
-    for (size_t w = 0; w < words; ++w) {
-      uint64_t bits = dest[p * words + w] & ~out[w];
-      while (bits) {
-        own[w * 64 + size_t(std::countr_zero(bits))] = 1;
-        bits &= bits - 1;
-      }
-    }
-  }
   // Positions each register holds its slot: live before the instruction, or written by it.
   std::vector<uint64_t> held(n * pwords, 0);
   std::vector<uint32_t> first(n, ~0u);
@@ -164,19 +138,17 @@ bool liveness_layout(const ptx::Function& f, const std::vector<uint32_t>& order,
   std::stable_sort(regs.begin(), regs.end(), [&](uint32_t a, uint32_t b) { return first[a] < first[b]; });
   struct Block {
     uint32_t offset, width;
-    bool own;
     std::vector<uint64_t> held;
   };
   std::vector<Block> blocks;
   l = RegLayout{};
-  l.shared = true;
   l.offset.assign(n, 0);
   for (uint32_t r : regs) {
     const uint32_t w = width_of(f.regs[r]);
     const uint64_t* h = &held[r * pwords];
     Block* fit = nullptr;
     for (Block& b : blocks) {
-      if (b.width != w || b.own || own[r]) continue;
+      if (b.width != w) continue;
       bool clash = false;
       for (size_t k = 0; k < pwords && !clash; ++k) clash = (b.held[k] & h[k]) != 0;
       if (!clash) {
@@ -185,7 +157,7 @@ bool liveness_layout(const ptx::Function& f, const std::vector<uint32_t>& order,
       }
     }
     if (!fit) {
-      blocks.push_back(Block{l.slots, w, own[r] != 0, std::vector<uint64_t>(pwords, 0)});
+      blocks.push_back(Block{l.slots, w, std::vector<uint64_t>(pwords, 0)});
       l.slots += w;
       fit = &blocks.back();
     }
@@ -243,7 +215,6 @@ RegLayout span_layout(const ptx::Function& f, const std::vector<uint32_t>& order
   // has ended strictly before the next span starts (an instruction reading one register and writing
   // another never gets both in one slot). Blocks are reused only by registers of the same width.
   RegLayout l;
-  l.shared = true;
   l.offset.assign(n, 0);
   std::vector<uint32_t> by_start;
   for (uint32_t r = 0; r < n; ++r)

@@ -4,14 +4,21 @@
 // per slot, so one slot per virtual register made every warp of such a kernel touch hundreds of KB
 // (a radix sort: 275,000 page faults, a quarter of its simulation time).
 //
-// The live range of a register is conservative and needs no knowledge of which operands an
-// instruction reads or writes: the span [first, last] of the positions (in decoded order) where
-// the register appears, widened to cover every loop (a backward branch from b to a label at t <= b)
-// that the span touches, until no span changes. Every path of a lane between two appearances of a
-// register then stays inside its span (it can only leave it forwards past the end, or backwards
-// through a loop, and both are covered), so registers with disjoint spans never hold values at the
-// same time. Read-before-write registers (undefined in PTX) may see another register's old value
-// instead of zero. Functions with indirect branches (brx.idx) keep one slot per register.
+// Live ranges come from a backward dataflow over the decoded order. Only operand 0 of an allowlist
+// of opcodes, unguarded, counts as a write that kills the value (defines_operand0); every other
+// appearance counts as a read, which can only make a range longer, so a mistake in the list costs
+// sharing, not correctness. A register read before any write is live from the function's entry
+// and keeps the zero its slot starts with. Registers are packed greedily into blocks of slots of
+// their width that no register live at, or appearing at, the same positions holds.
+//
+// Functions too large for the bitsets use a cruder span method: [first, last] appearance, widened
+// over every loop (a backward branch from b to a label at t <= b) the span touches until no span
+// changes; every path of a lane between two appearances of a register stays inside its span.
+// There a read-before-write register (undefined in PTX) may see another register's old value.
+// Functions with indirect branches (brx.idx) keep one slot per register.
+//
+// The timing model tracks dependencies by virtual register (DFunction::reg_ids), so registers that
+// share a slot never wait for each other.
 #pragma once
 
 #include <cstdint>
@@ -24,7 +31,6 @@ namespace warpsim::func {
 struct RegLayout {
   std::vector<uint32_t> offset;  // per ptx register (predicates: unused): first slot, relative to the function's base
   uint32_t slots = 0;            // slots the function needs
-  bool shared = false;           // false: one slot (block) per register, in declaration order
 };
 
 // `order` is the decoded order of f.instrs (schedule_loads); `pinned` registers (the function's .reg
