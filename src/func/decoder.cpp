@@ -457,9 +457,13 @@ DecodeResult decode(const Module& m, const VariableAddresses& vars, const Decode
   std::vector<std::set<uint32_t>> calls(prog.funcs.size());
   std::vector<std::set<std::string>> shared_refs(prog.funcs.size());
   std::vector<bool> address_taken(prog.funcs.size(), false);
+  std::vector<bool> calls_indirectly(prog.funcs.size(), false);  // a call through a register
   for (uint32_t fi = 0; fi < prog.funcs.size(); ++fi) {
     const Function& f = *prog.funcs[fi].src;
     for (auto& ins : f.instrs) {
+      if (ins.op == Opcode::Call)
+        for (auto& o : ins.operands)
+          if (o.kind == Operand::Kind::Reg) calls_indirectly[fi] = true;
       std::set<uint32_t> refs;
       for (auto& o : ins.operands) references(m, o, refs, shared_refs[fi]);
       for (uint32_t r : refs) {
@@ -474,38 +478,35 @@ DecodeResult decode(const Module& m, const VariableAddresses& vars, const Decode
   // registers it reads), so that a warp's register file holds those, not the whole module's (a
   // Thrust/CUB module has hundreds of kernels). A kernel that may call through a pointer gets the
   // whole module.
-  {
-    std::vector<bool> indirect(prog.funcs.size(), false);
-    for (uint32_t fi = 0; fi < prog.funcs.size(); ++fi)
-      for (auto& ins : prog.funcs[fi].src->instrs)
-        if (ins.op == Opcode::Call)
-          for (auto& o : ins.operands)
-            if (o.kind == Operand::Kind::Reg) indirect[fi] = true;
-    for (uint32_t fi = 0; fi < prog.funcs.size(); ++fi) {
-      DFunction& d = prog.funcs[fi];
-      if (!d.is_entry) continue;
-      std::set<uint32_t> reach{fi};
-      std::vector<uint32_t> work{fi};
-      bool whole = false;
-      while (!work.empty()) {
-        const uint32_t g = work.back();
-        work.pop_back();
-        whole |= indirect[g];
-        for (uint32_t c : calls[g])
-          if (reach.insert(c).second) work.push_back(c);
-      }
-      uint32_t lo = d.reg_base, hi = d.reg_base + d.nregs;
-      for (auto [sp, slot] : d.specials) lo = std::min(lo, slot), hi = std::max(hi, slot + 1);
-      for (uint32_t g : reach) {
-        const DFunction& c = prog.funcs[g];
-        if (!c.nregs) continue;
-        lo = std::min(lo, c.reg_base);
-        hi = std::max(hi, c.reg_base + c.nregs);
-      }
-      if (whole) lo = 0, hi = prog.nregs;
-      d.window_lo = lo;
-      d.window_hi = std::max(lo, hi);
+  // The functions a kernel can reach through direct calls and address-taking references, itself
+  // included (register windows, shared-memory layouts).
+  auto reachable = [&](uint32_t fi) {
+    std::set<uint32_t> reach{fi};
+    std::vector<uint32_t> work{fi};
+    while (!work.empty()) {
+      const uint32_t g = work.back();
+      work.pop_back();
+      for (uint32_t c : calls[g])
+        if (reach.insert(c).second) work.push_back(c);
     }
+    return reach;
+  };
+  for (uint32_t fi = 0; fi < prog.funcs.size(); ++fi) {
+    DFunction& d = prog.funcs[fi];
+    if (!d.is_entry) continue;
+    uint32_t lo = d.reg_base, hi = d.reg_base + d.nregs;
+    for (auto [sp, slot] : d.specials) lo = std::min(lo, slot), hi = std::max(hi, slot + 1);
+    bool whole = false;
+    for (uint32_t g : reachable(fi)) {
+      const DFunction& c = prog.funcs[g];
+      whole |= calls_indirectly[g];
+      if (!c.nregs) continue;
+      lo = std::min(lo, c.reg_base);
+      hi = std::max(hi, c.reg_base + c.nregs);
+    }
+    if (whole) lo = 0, hi = prog.nregs;
+    d.window_lo = lo;
+    d.window_hi = std::max(lo, hi);
   }
   // A function reachable from itself is recursive; address-taken functions may be too.
   for (uint32_t fi = 0; fi < prog.funcs.size(); ++fi) {
@@ -545,7 +546,6 @@ DecodeResult decode(const Module& m, const VariableAddresses& vars, const Decode
         impl.reg_refs.push_back(Ref::reg(d.reg_base + layouts[fi].offset[r]));
       }
     }
-    d.reg_refs = impl.reg_refs;
     // parameters
     uint64_t poff = 0;
     for (auto& p : f.params) {
@@ -658,16 +658,8 @@ DecodeResult decode(const Module& m, const VariableAddresses& vars, const Decode
   for (uint32_t fi = 0; fi < prog.funcs.size(); ++fi) {
     DFunction& d = prog.funcs[fi];
     if (!d.is_entry) continue;
-    std::set<uint32_t> reach{fi};
-    std::vector<uint32_t> work{fi};
-    while (!work.empty()) {
-      uint32_t g = work.back();
-      work.pop_back();
-      for (uint32_t c : calls[g])
-        if (reach.insert(c).second) work.push_back(c);
-    }
     std::set<uint32_t> ids;
-    for (uint32_t g : reach)
+    for (uint32_t g : reachable(fi))
       for (auto& name : shared_refs[g]) {
         if (name[0] == '\x01') ids.insert(uint32_t(std::stoul(name.substr(1))));
         else if (auto it = shared_ids.find(name); it != shared_ids.end()) ids.insert(it->second);

@@ -85,7 +85,6 @@ struct DFunction {
   std::vector<uint32_t> shared_offsets;  // entry: shared variable id -> offset in the CTA's shared memory
   uint32_t dynamic_shared_base = 0;      // entry: where extern .shared [] starts
   bool recursive = false;       // on a call-graph cycle or called indirectly: calls save its registers
-  std::vector<Ref> reg_refs;    // ptx::Function register index -> its slot or predicate
   // ptx::Function register index -> a number of its own in the module (predicates: their mask
   // index with kRegIdPred): what the timing model's scoreboard tracks. Registers may share slots
   // (reg_alloc.hpp), but a write to one must not delay the readers of another.
