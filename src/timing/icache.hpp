@@ -3,9 +3,8 @@
 #pragma once
 
 #include <cstdint>
-#include <cstring>
-#include <memory>
-#include <vector>
+
+#include "timing/set_arena.hpp"
 
 namespace warpsim::timing {
 
@@ -19,9 +18,7 @@ class InstructionCache {
     uint32_t lines = bytes / line_;
     sets_ = lines / assoc_;
     if (sets_ == 0) sets_ = 0;  // no cache: every access misses
-    chunks_.clear();
-    blocks_ = 0;
-    block_.assign(sets_, kNoBlock);
+    arena_.configure(sets_, assoc_);
   }
   bool enabled() const { return sets_ > 0; }
   // True on a hit; on a miss the line is filled (LRU victim).
@@ -29,14 +26,7 @@ class InstructionCache {
     if (!sets_) return false;
     uint64_t line = addr / line_;
     uint32_t set = uint32_t(line % sets_);
-    if (block_[set] == kNoBlock) {  // first access to the set: a block of empty ways
-      const uint32_t b = blocks_++;
-      if ((b >> kChunkShift) >= chunks_.size())
-        chunks_.push_back(std::unique_ptr<Way[]>(new Way[size_t(assoc_) << kChunkShift]));
-      block_[set] = b;
-      std::memset(static_cast<void*>(ways(b)), 0, sizeof(Way) * assoc_);
-    }
-    Way* w = ways(block_[set]);
+    Way* w = arena_.live(set) ? arena_.ways(set) : arena_.make_live(set);  // first access: empty ways
     ++clock_;
     Way* victim = w;
     for (uint32_t i = 0; i < assoc_; ++i) {
@@ -53,19 +43,14 @@ class InstructionCache {
   uint64_t line_of(uint64_t addr) const { return addr / line_; }
 
  private:
-  // A set gets its ways on its first access, as the next block of a chunked arena, so that the
-  // caches cost memory only for the code they hold: every SM has five of them (the L1I and four
-  // L0s), built again for every launch, and a kernel's code fills a few sets. All-zero is an
-  // empty way (tag = line + 1; stamp 0 is older than any access).
+  // A set gets its ways on its first access (set_arena.hpp): every SM has five of these caches
+  // (the L1I and four L0s), built again for every launch, and a kernel's code fills a few sets.
+  // All-zero is an empty way (tag = line + 1; stamp 0 is older than any access).
   struct Way {
     uint64_t tag, stamp;
   };
-  static constexpr uint32_t kNoBlock = ~0u, kChunkShift = 3;  // 8 sets per chunk
-  Way* ways(uint32_t b) { return &chunks_[b >> kChunkShift][size_t(b & ((1u << kChunkShift) - 1)) * assoc_]; }
   uint32_t line_ = 128, assoc_ = 1, sets_ = 0;
-  std::vector<uint32_t> block_;  // per set: its block, or kNoBlock
-  std::vector<std::unique_ptr<Way[]>> chunks_;
-  uint32_t blocks_ = 0;
+  SetArena<Way, 3> arena_;  // 8 sets per chunk
   uint64_t clock_ = 0;
 };
 

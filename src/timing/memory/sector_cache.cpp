@@ -2,70 +2,17 @@
 
 #include <bit>
 #include <cstddef>
-#include <cstring>
-#include <map>
-#include <mutex>
 
 namespace warpsim::timing {
 
-// Chunks of destroyed caches, by size, for the next cache: the timing model builds its SMs (and
-// their L1s) for every launch, and fresh memory costs a page fault per 4 KB touched.
-struct SectorCache::Storage {
-  static constexpr size_t kMaxBytes = size_t(256) << 20;
-  std::mutex mu;
-  std::multimap<size_t, std::unique_ptr<Way[]>> free;
-  size_t bytes = 0;
-
-  // Never destroyed: caches owned by objects that outlive static destruction still return storage.
-  static Storage& get() {
-    static Storage* s = new Storage;
-    return *s;
-  }
-  std::unique_ptr<Way[]> take(size_t n) {
-    std::lock_guard<std::mutex> lock(mu);
-    auto it = free.find(n);
-    if (it == free.end()) return std::unique_ptr<Way[]>(new Way[n]);  // uninitialised: see make_live
-    std::unique_ptr<Way[]> p = std::move(it->second);
-    free.erase(it);
-    bytes -= n * sizeof(Way);
-    return p;
-  }
-  void put(std::unique_ptr<Way[]> p, size_t n) {
-    if (!p || n == 0) return;
-    std::lock_guard<std::mutex> lock(mu);
-    if (bytes + n * sizeof(Way) > kMaxBytes) return;
-    bytes += n * sizeof(Way);
-    free.emplace(n, std::move(p));
-  }
-};
-
-void SectorCache::release_storage() {
-  const size_t n = size_t(assoc_) << kChunkShift;
-  for (auto& c : chunks_) Storage::get().put(std::move(c), n);
-  chunks_.clear();
-  blocks_ = 0;
-}
-
-SectorCache::~SectorCache() { release_storage(); }
-
 void SectorCache::configure(uint64_t lines, uint32_t assoc, bool hash_sets) {
-  release_storage();
   assoc_ = assoc ? assoc : 1;
   sets_ = uint32_t(lines / assoc_);
   set_mask_ = sets_ && std::has_single_bit(sets_) ? sets_ - 1 : 0;  // 0: not a power of two (or 1 set)
   hash_ = hash_sets;
-  block_.assign(sets_, kNoBlock);
+  arena_.configure(sets_, assoc_);
   tick_ = 1;
   reserved_ = 0;
-}
-
-SectorCache::Way* SectorCache::make_live(uint32_t set) {
-  const uint32_t b = blocks_++;
-  if ((b >> kChunkShift) >= chunks_.size()) chunks_.push_back(Storage::get().take(size_t(assoc_) << kChunkShift));
-  block_[set] = b;
-  Way* w = set_ways(set);
-  std::memset(static_cast<void*>(w), 0, sizeof(Way) * assoc_);
-  return w;
 }
 
 uint32_t SectorCache::set_of(uint64_t line) const {
@@ -120,7 +67,7 @@ uint32_t SectorCache::lookup(uint64_t line, uint32_t sectors, Evict e) {
 SectorCache::Way& SectorCache::victim_way(uint64_t line, Victim& v, Evict cls) {
   if (cls == Evict::Unchanged || (cls == Evict::Last && reserved_ == 0)) cls = Evict::Normal;
   const uint32_t s = set_of(line);
-  Way* set = live(s) ? set_ways(s) : make_live(s);  // first allocation into the set: empty ways
+  Way* set = live(s) ? set_ways(s) : arena_.make_live(s);  // first allocation into the set: empty ways
   // Without a set-aside (the L1, and the L2 unless a program asks) no count is needed: any
   // persisting line left from an earlier set-aside is in excess.
   const uint32_t persisting = reserved_ ? persisting_in(set) : 0;

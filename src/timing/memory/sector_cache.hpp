@@ -15,8 +15,9 @@
 #pragma once
 
 #include <cstdint>
-#include <memory>
 #include <vector>
+
+#include "timing/set_arena.hpp"
 
 namespace warpsim::timing {
 
@@ -36,11 +37,6 @@ class SectorCache {
   };
 
   SectorCache() = default;
-  SectorCache(const SectorCache&) = delete;
-  SectorCache& operator=(const SectorCache&) = delete;
-  SectorCache(SectorCache&&) noexcept = default;
-  SectorCache& operator=(SectorCache&&) noexcept = default;
-  ~SectorCache();
   // `lines` total; `assoc` ways; `hash_sets`: XOR-fold the upper line bits into the set index
   // (spreads power-of-two strides, as hashed L2 set indexing does). Clears the set-aside.
   void configure(uint64_t lines, uint32_t assoc, bool hash_sets);
@@ -80,20 +76,10 @@ class SectorCache {
     Evict cls : 8;
   };
   static_assert(sizeof(Way) == 24);
-  // A set has no ways until it is first allocated into: then it takes the next block of a
-  // chunked arena (block_), so a lookup of a set never written reads nothing, and the tag memory a
-  // program touches is as dense as the sets it uses (saxpy uses 40 of an L2 slice's 256 sets: 4
-  // pages instead of 20, on each of 80 slices). Chunks of destroyed caches are recycled (every
-  // SM's L1 is built again per launch) without clearing.
-  static constexpr uint32_t kNoBlock = ~0u, kChunkShift = 4;  // 16 sets per chunk
-  bool live(uint32_t set) const { return block_[set] != kNoBlock; }
-  Way* set_ways(uint32_t set) {
-    const uint32_t b = block_[set];
-    return &chunks_[b >> kChunkShift][size_t(b & ((1u << kChunkShift) - 1)) * assoc_];
-  }
-  const Way* set_ways(uint32_t set) const { return const_cast<SectorCache*>(this)->set_ways(set); }
-  Way* make_live(uint32_t set);  // allocates the set's ways, all empty
-  void release_storage();
+  // A set has no ways until it is first allocated into (set_arena.hpp).
+  bool live(uint32_t set) const { return arena_.live(set); }
+  Way* set_ways(uint32_t set) { return arena_.ways(set); }
+  const Way* set_ways(uint32_t set) const { return arena_.ways(set); }
   uint32_t set_of(uint64_t line) const;
   Way* find(uint64_t line);
   Way& victim_way(uint64_t line, Victim& v, Evict cls);
@@ -101,10 +87,7 @@ class SectorCache {
   void apply(Way& w, Evict e);
   uint32_t persisting_in(const Way* set) const;
 
-  struct Storage;  // recycles chunks between caches of the same associativity (sector_cache.cpp)
-  std::vector<uint32_t> block_;                  // per set: its block in the arena, or kNoBlock
-  std::vector<std::unique_ptr<Way[]>> chunks_;  // the arena: 16 sets of ways each
-  uint32_t blocks_ = 0;                          // blocks handed out
+  SetArena<Way, 4> arena_;  // 16 sets per chunk
   uint32_t sets_ = 0, assoc_ = 0, reserved_ = 0;
   uint32_t set_mask_ = 0;  // sets_ - 1 when a power of two (a mask, not a division)
   bool hash_ = false;
