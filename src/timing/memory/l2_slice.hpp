@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "timing/free_slots.hpp"
 #include "timing/memory/line_map.hpp"
 #include "timing/memory/sector_cache.hpp"
 
@@ -41,14 +42,7 @@ struct L2Slice {
   // The entry of `line`, created empty if absent (second: created).
   std::pair<Miss*, bool> miss_for(uint64_t line) {
     if (Miss* m = find_miss(line)) return {m, false};
-    uint32_t i;
-    if (miss_free_.empty()) {
-      i = uint32_t(miss_pool_.size());
-      miss_pool_.emplace_back();
-    } else {
-      i = miss_free_.back();
-      miss_free_.pop_back();
-    }
+    const uint32_t i = take_slot(miss_pool_, miss_free_);
     Miss& m = miss_pool_[i];
     m.asked = m.arrived = 0;
     m.evict = Evict::Unchanged;
