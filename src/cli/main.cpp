@@ -97,6 +97,22 @@ int ptx_roundtrip(const std::vector<std::string>& files) {
 // CUDA program (built with nvcc -cudart shared) with warpsim's libcudart.so first on
 // LD_LIBRARY_PATH; options reach the library as WARPSIM_* environment variables.
 
+// The simulator runs inside the program's process, so its heap is the program's glibc heap. The
+// timing model allocates tens of MB of small objects (warps, register windows, cache sets, miss
+// entries) on first use, and on a VM every 4 KB page fault costs microseconds: 6,200 faults were
+// a seventh of saxpy's time. glibc.malloc.hugetlb=1 (glibc >= 2.35; older ones ignore it) has malloc
+// madvise its heap for transparent huge pages, where the kernel's THP mode is "madvise" or
+// "always": 1,600 faults, timing-mode kernels 8-14% faster (docs/performance.md). A hugetlb
+// setting of the user's own wins; WARPSIM_MALLOC_THP=0 leaves the environment alone.
+void set_malloc_tunables() {
+  if (const char* off = std::getenv("WARPSIM_MALLOC_THP"); off && std::string(off) == "0") return;
+  std::string t;
+  if (const char* old = std::getenv("GLIBC_TUNABLES"); old && *old) t = old;
+  if (t.find("glibc.malloc.hugetlb") != std::string::npos) return;
+  t += (t.empty() ? "" : ":") + std::string("glibc.malloc.hugetlb=1");
+  setenv("GLIBC_TUNABLES", t.c_str(), 1);
+}
+
 // The folder holding libcudart.so.13 (the build tree's src/cudart, or lib/warpsim when installed),
 // found relative to this executable. Empty if none.
 std::string find_cudart_dir() {
@@ -218,6 +234,7 @@ int run_program(std::string gpu, const std::vector<std::string>& overrides, cons
   }
   setenv("WARPSIM_MODE", mode.c_str(), 1);
   if (quiet) setenv("WARPSIM_QUIET", "1", 1);
+  set_malloc_tunables();
   std::fflush(nullptr);
   pid_t pid = fork();
   if (pid < 0) {

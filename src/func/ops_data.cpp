@@ -198,6 +198,36 @@ void exec_ld(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
   }
   GlobalPage page;
   HintScope hint(ctx, in, ops);
+  // One global element into a register, no per-lane cache policy: the bulk of memory-bound
+  // kernels' loads. The same steps as the loop below without its per-lane dispatch (vector
+  // elements, predicate destinations, hint operands); lanes off the cached page take the general
+  // resolve, which reports faults.
+  if ((sp == AccessSpace::Global || sp == AccessSpace::Generic) && vec == 1 && ops[1].kind() == Ref::Reg &&
+      !hint.policy) {
+    uint64_t* dst = ctx.dst(ops[1]);
+    const uint64_t off_mask = ctx.launch.mem->page_size() - 1;
+    const uint64_t align = total - 1;
+    const unsigned bits = in.type2;
+    MemTrace* tr = ctx.launch.trace;
+    for (uint32_t m = mask; m; m &= m - 1) {
+      const unsigned l = unsigned(std::countr_zero(m));
+      const uint64_t a = lane_address(ctx, in, base, l);
+      const uint8_t* p;
+      if ((a & ~off_mask) == page.page && !(a & align)) {
+        if (tr) tr->add(a, total, l, TraceSpace::Global, false);
+        p = page.data + (a & off_mask);
+      } else if (!(p = page.resolve(ctx, sp, l, a, total, false))) {
+        return;
+      }
+      uint64_t v = load_bytes(p, esize);
+      if (Signed && esize < 8) {
+        const unsigned sh = 64 - esize * 8;
+        v = uint64_t(int64_t(v << sh) >> sh);
+      }
+      dst[l] = canon(v, bits);
+    }
+    return;
+  }
   for (unsigned l = 0; l < kWarpSize; ++l) {
     if (!(mask >> l & 1)) continue;
     uint64_t a = lane_address(ctx, in, base, l);
@@ -223,6 +253,27 @@ void exec_st(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
   const uint64_t flat_size = ctx.cta.shared.size();
   GlobalPage page;
   HintScope hint(ctx, in, ops);
+  // One global element from a register or constant, no per-lane cache policy: as in exec_ld.
+  if ((sp == AccessSpace::Global || sp == AccessSpace::Generic) && vec == 1 &&
+      (ops[1].kind() == Ref::Reg || ops[1].kind() == Ref::Const) && !hint.policy) {
+    const uint64_t* src = ctx.src(ops[1]);
+    const uint64_t off_mask = ctx.launch.mem->page_size() - 1;
+    const uint64_t align = total - 1;
+    MemTrace* tr = ctx.launch.trace;
+    for (uint32_t m = mask; m; m &= m - 1) {
+      const unsigned l = unsigned(std::countr_zero(m));
+      const uint64_t a = lane_address(ctx, in, base, l);
+      uint8_t* p;
+      if ((a & ~off_mask) == page.page && !(a & align)) {
+        if (tr) tr->add(a, total, l, TraceSpace::Global, true);
+        p = page.data + (a & off_mask);
+      } else if (!(p = page.resolve(ctx, sp, l, a, total, true))) {
+        return;
+      }
+      store_bytes(p, src[l], esize);
+    }
+    return;
+  }
   for (unsigned l = 0; l < kWarpSize; ++l) {
     if (!(mask >> l & 1)) continue;
     uint64_t a = lane_address(ctx, in, base, l);

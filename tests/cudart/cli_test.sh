@@ -17,6 +17,15 @@ grep -q "unknown GPU 'z80' (known: a100" <<<"$err" || fail "run --gpu z80: $err"
 err=$("$w" run --mode cyclic -- true 2>&1) && fail "run --mode cyclic succeeded"
 grep -q "unknown mode 'cyclic' (timing or functional)" <<<"$err" || fail "run --mode cyclic: $err"
 "$w" run --mode timing -- true || fail "run --mode timing -- true failed"
+# The program's malloc gets transparent huge pages (main.cpp, set_malloc_tunables) unless the user
+# set hugetlb or WARPSIM_MALLOC_THP=0; other tunables the user set are kept.
+out=$(env -u GLIBC_TUNABLES "$w" run -- printenv GLIBC_TUNABLES) || fail "run -- printenv failed"
+[[ $out == glibc.malloc.hugetlb=1 ]] || fail "GLIBC_TUNABLES is '$out', expected glibc.malloc.hugetlb=1"
+out=$(GLIBC_TUNABLES=glibc.malloc.arena_max=2 "$w" run -- printenv GLIBC_TUNABLES) || fail "run -- printenv failed"
+[[ $out == glibc.malloc.arena_max=2:glibc.malloc.hugetlb=1 ]] || fail "user tunables not kept: '$out'"
+out=$(GLIBC_TUNABLES=glibc.malloc.hugetlb=0 "$w" run -- printenv GLIBC_TUNABLES) || fail "run -- printenv failed"
+[[ $out == glibc.malloc.hugetlb=0 ]] || fail "user's hugetlb overridden: '$out'"
+out=$(env -u GLIBC_TUNABLES WARPSIM_MALLOC_THP=0 "$w" run -- printenv GLIBC_TUNABLES) && fail "WARPSIM_MALLOC_THP=0 still set GLIBC_TUNABLES='$out'"
 # Machines as data: the built-ins, a .toml file, --set overrides, and clear errors.
 out=$("$w" gpus) || fail "warpsim gpus exited with $?"
 for n in a100 a100-80gb ga100-full v100 g80 h100; do
