@@ -6,9 +6,14 @@
 
 namespace warpsim::timing {
 
-void coalesce(const std::vector<func::MemAccess>& acc, uint32_t line_bytes, uint32_t sector_bytes,
-              std::vector<LineAccess>& out, bool count_distinct) {
-  out.clear();
+namespace {
+
+// Line and sector sizes are powers of two on every machine we model: shifts, not divisions (this
+// runs for every lane of every global memory instruction). Pow2 is a template parameter so that
+// the per-lane loop carries no size test.
+template <bool Pow2>
+void coalesce_lines(const std::vector<func::MemAccess>& acc, uint32_t line_bytes, uint32_t sector_bytes,
+                    std::vector<LineAccess>& out, bool count_distinct) {
   // Addresses seen per line, to count distinct ones (atomics); small linear sets: a warp has at
   // most 32 lanes x a few accesses.
   static thread_local std::vector<std::pair<size_t, uint64_t>> seen_tls;
@@ -17,12 +22,15 @@ void coalesce(const std::vector<func::MemAccess>& acc, uint32_t line_bytes, uint
     seen = &seen_tls;
     seen->clear();
   }
-  // Line and sector sizes are powers of two on every machine we model: shifts, not divisions
-  // (this runs for every lane of every global memory instruction).
-  const bool pow2 = std::has_single_bit(line_bytes) && std::has_single_bit(sector_bytes);
   const unsigned lshift = unsigned(std::countr_zero(line_bytes)), sshift = unsigned(std::countr_zero(sector_bytes));
-  auto line_of = [&](uint64_t a) { return pow2 ? a >> lshift : a / line_bytes; };
-  auto sector_of = [&](uint64_t off) { return pow2 ? off >> sshift : off / sector_bytes; };
+  auto line_of = [&](uint64_t a) {
+    if constexpr (Pow2) return a >> lshift;
+    else return a / line_bytes;
+  };
+  auto sector_of = [&](uint64_t off) {
+    if constexpr (Pow2) return off >> sshift;
+    else return off / sector_bytes;
+  };
   // Lines found so far: a linear search while there are few, then (an uncoalesced warp touches up
   // to 32 lines per access slot) an open-addressing index, so the search stays O(1).
   constexpr size_t kLinear = 8, kSlots = 512;
@@ -99,6 +107,17 @@ void coalesce(const std::vector<func::MemAccess>& acc, uint32_t line_bytes, uint
       }
     }
   }
+}
+
+}  // namespace
+
+void coalesce(const std::vector<func::MemAccess>& acc, uint32_t line_bytes, uint32_t sector_bytes,
+              std::vector<LineAccess>& out, bool count_distinct) {
+  out.clear();
+  if (std::has_single_bit(line_bytes) && std::has_single_bit(sector_bytes))
+    coalesce_lines<true>(acc, line_bytes, sector_bytes, out, count_distinct);
+  else
+    coalesce_lines<false>(acc, line_bytes, sector_bytes, out, count_distinct);
 }
 
 uint32_t shared_wavefronts(const std::vector<func::MemAccess>& acc, uint32_t banks, uint32_t bank_bytes) {
