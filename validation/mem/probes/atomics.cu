@@ -1,0 +1,116 @@
+// Global atomic throughput by address pattern: how many lane operations per SM clock the L2's
+// atomic units resolve when the lanes of a warp (and all warps) hit the same address, distinct
+// addresses of one line, or distinct lines. Prints CSV: pattern,blocks,threads,iters,lane_ops,ns,
+// cycles,lane_ops_per_clock (cycles = event time x the device's clock rate). Checks every result
+// against the value it must have, so a wrong simulation fails instead of printing a figure.
+//   nvcc -cudart shared -arch=sm_80 -o atomics atomics.cu && ./atomics [blocks_per_sm]
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#define CHECK(x)                                                                       \
+  do {                                                                                 \
+    cudaError_t e_ = (x);                                                              \
+    if (e_ != cudaSuccess) {                                                           \
+      std::printf("error %s at %s:%d\n", cudaGetErrorString(e_), __FILE__, __LINE__); \
+      std::exit(1);                                                                    \
+    }                                                                                  \
+  } while (0)
+
+enum Pattern { kSameAddr, kSameAddrRed, kWarpAddr, kLaneInLine, kLaneLines, kWarpAddrRed, kLaneInLineRed };
+const char* kNames[] = {"same_address_all_threads", "same_address_all_threads_red", "same_address_per_warp",
+                        "distinct_addresses_one_line_per_warp", "distinct_line_per_lane", "same_address_per_warp_red",
+                        "distinct_addresses_one_line_per_warp_red"};
+
+// The word lane `lane` of warp `warp` updates (words of 4 bytes; a line is 32 words).
+__host__ __device__ inline unsigned long long word_of(int p, unsigned long long warp, unsigned lane) {
+  switch (p) {
+    case kSameAddr: case kSameAddrRed: return 0;
+    case kWarpAddr: case kWarpAddrRed: return warp * 32;
+    case kLaneInLine: case kLaneInLineRed: return warp * 32 + lane;
+    default: return (warp * 32 + lane) * 32;
+  }
+}
+
+template <int P>
+__global__ void hammer(unsigned* words, int iters, unsigned* sink) {
+  const unsigned long long tid = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
+  unsigned* a = words + word_of(P, tid / 32, threadIdx.x % 32);
+  unsigned acc = 0;
+  for (int i = 0; i < iters; ++i) {
+    if (P == kSameAddrRed || P == kWarpAddrRed || P == kLaneInLineRed)
+      atomicAdd(a, 1u);  // result unused: RED
+    else
+      acc += atomicAdd(a, 1u);
+  }
+  if (acc == 0xffffffffu) sink[0] = acc;  // keeps the returned values live
+}
+
+template <int P>
+double run(unsigned* words, size_t nwords, unsigned* sink, int blocks, int threads, int iters, bool& ok) {
+  CHECK(cudaMemset(words, 0, nwords * 4));
+  hammer<P><<<blocks, threads>>>(words, iters, sink);  // warm-up (also the first check)
+  CHECK(cudaMemset(words, 0, nwords * 4));
+  cudaEvent_t e0, e1;
+  CHECK(cudaEventCreate(&e0));
+  CHECK(cudaEventCreate(&e1));
+  CHECK(cudaEventRecord(e0));
+  hammer<P><<<blocks, threads>>>(words, iters, sink);
+  CHECK(cudaEventRecord(e1));
+  CHECK(cudaEventSynchronize(e1));
+  float ms = 0;
+  CHECK(cudaEventElapsedTime(&ms, e0, e1));
+  // Every word must hold the number of increments aimed at it.
+  std::vector<unsigned> h(nwords);
+  CHECK(cudaMemcpy(h.data(), words, nwords * 4, cudaMemcpyDeviceToHost));
+  std::vector<unsigned> want(nwords, 0);
+  const unsigned long long n = (unsigned long long)blocks * threads;
+  for (unsigned long long t = 0; t < n; ++t) want[word_of(P, t / 32, unsigned(t % 32))] += unsigned(iters);
+  for (size_t i = 0; i < nwords; ++i)
+    if (h[i] != want[i]) {
+      std::printf("# %s: word %zu holds %u, expected %u\n", kNames[P], i, h[i], want[i]);
+      ok = false;
+      break;
+    }
+  CHECK(cudaEventDestroy(e0));
+  CHECK(cudaEventDestroy(e1));
+  return ms * 1e6;
+}
+
+int main(int argc, char** argv) {
+  int sms = 0, khz = 0;
+  CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  CHECK(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, 0));
+  const int per_sm = argc > 1 ? std::atoi(argv[1]) : 2;
+  const int threads = 256;
+  bool ok = true;
+  std::printf("pattern,blocks,threads,iters,lane_ops,ns,cycles,lane_ops_per_clock\n");
+  // (blocks, threads, iterations): one warp (latency bound), one block, the whole GPU; each long
+  // enough that the launch overhead is a small part of the time.
+  const int cfg[][3] = {{1, 32, 256}, {1, threads, 64}, {sms * per_sm, threads, 16}};
+  for (auto& c : cfg) {
+    const int blocks = c[0], thr = c[1], iters = c[2];
+    const size_t nwords = size_t(blocks) * thr * 32 + 32;
+    unsigned *words, *sink;
+    CHECK(cudaMalloc(&words, nwords * 4));
+    CHECK(cudaMalloc(&sink, 4));
+    for (int p = 0; p <= kLaneInLineRed; ++p) {
+      double ns = 0;
+      switch (p) {
+        case kSameAddr: ns = run<kSameAddr>(words, nwords, sink, blocks, thr, iters, ok); break;
+        case kSameAddrRed: ns = run<kSameAddrRed>(words, nwords, sink, blocks, thr, iters, ok); break;
+        case kWarpAddr: ns = run<kWarpAddr>(words, nwords, sink, blocks, thr, iters, ok); break;
+        case kLaneInLine: ns = run<kLaneInLine>(words, nwords, sink, blocks, thr, iters, ok); break;
+        case kLaneLines: ns = run<kLaneLines>(words, nwords, sink, blocks, thr, iters, ok); break;
+        case kWarpAddrRed: ns = run<kWarpAddrRed>(words, nwords, sink, blocks, thr, iters, ok); break;
+        case kLaneInLineRed: ns = run<kLaneInLineRed>(words, nwords, sink, blocks, thr, iters, ok); break;
+      }
+      const double ops = double(blocks) * thr * iters, cycles = ns * khz * 1e-6;
+      std::printf("%s,%d,%d,%d,%.0f,%.0f,%.0f,%.3f\n", kNames[p], blocks, thr, iters, ops, ns, cycles, ops / cycles);
+    }
+    CHECK(cudaFree(words));
+    CHECK(cudaFree(sink));
+  }
+  std::printf("# clock %d kHz, %d SMs: %s\n", khz, sms, ok ? "all counts correct" : "WRONG COUNTS");
+  return ok ? 0 : 1;
+}
