@@ -14,7 +14,8 @@
 // CTAs (one CTA per SM), as many as can be resident at once, and waits until all are resident: a
 // cluster runs on one GPC, a GPC holds at most one such cluster, so each cluster names 16 SMs of a
 // distinct GPC ("groups"). With --gpcs N0,N1,... (the simulator: it has no clusters) the SMs are
-// taken as numbered GPC by GPC, N0 in the first GPC, and so on (the first 16 of each form its group).
+// taken as numbered GPC by GPC, N0 in the first GPC, and so on (the first 16 of each GPC of 16 or
+// more form its group; section F then takes SMs in the H100's order, TPC by TPC over the GPCs).
 //
 // Configurations (metric prefix):
 //   g<G>x<M>_w<W>_u<U>_<WS>   M SMs in each of G groups (GPCs) active
@@ -30,6 +31,9 @@
 //   C  G GPCs: G x 16 for G = 2, 4, all groups; all groups x M for M = 1, 2, 4, 8 (W32 U4, 8 MiB)
 //   D  every SM: W in 4,8,16,32 x U in 1,4, and W32 U8 (8 MiB)
 //   F  the first N SMs by SM id, N = 1, 2, 4, 8, 16, 33, 66, 99, 132 (W32 U4, 8 MiB; metric first<N>_...)
+//   G  (H100, 132 SMs, groups from clusters) SM sets that test where the GPC limit sits: a group
+//      plus SMs 120-131 (not in any cluster of 16), SMs 0,1,16,17,32,33,48,49 (the GPC with no
+//      cluster of 16), everything but those (metric <set>_w32_u4_8MiB_...)
 //   E  working sets: every SM, W32 U4 at 4, 16, 24, 32 MiB (W16 U4 at 2 MiB); one GPC x 16 at 24 and 40 MiB
 // Warm-up: before the first configuration of each working-set size every SM reads it twice; with
 // --warm-each (default on hardware, off with --quick) every configuration is launched once more,
@@ -121,6 +125,7 @@ __global__ void k_map(unsigned* smid, unsigned* arrived, unsigned total, unsigne
 }
 
 static std::vector<std::vector<int>> g_groups;  // SMs of each group (GPC)
+static std::vector<int> g_order;                 // SM ids in the order section F takes them
 
 static bool discover_groups() {
 #if CUDART_VERSION >= 12000
@@ -341,15 +346,29 @@ int main(int argc, char** argv) {
     g_per_sm = (size_t)((per_sm_kib > 0 ? per_sm_kib : (g_quick ? 512 : 65536)) * 1024);
     g_warm_each = warm_each >= 0 ? warm_each == 1 : !g_quick;
     g_nsm_ids = std::max(g_dev.sms, 1024);
+    for (int i = 0; i < g_dev.sms; ++i) g_order.push_back(i);
     if (!gpcs.empty()) {
+        // SMs numbered GPC by GPC; a group is the first 16 SMs of a GPC that has 16 or more (as a
+        // cluster of 16 fits only there). g_order lists the SMs as an H100 numbers them: the TPCs
+        // (pairs of SMs) of every GPC in turn.
+        std::vector<int> first, size;
         int base = 0;
         for (double n : parse_list(gpcs.c_str())) {
-            std::vector<int> g;
-            for (int k = 0; k < (int)n && k < kGroup; ++k) g.push_back(base + k);
+            first.push_back(base);
+            size.push_back((int)n);
+            if ((int)n >= kGroup) {
+                std::vector<int> g;
+                for (int k = 0; k < kGroup; ++k) g.push_back(base + k);
+                g_groups.push_back(g);
+            }
             base += (int)n;
-            g_groups.push_back(g);
         }
-        printf("# l2_bw: groups from --gpcs %s (SMs numbered GPC by GPC)\n", gpcs.c_str());
+        g_order.clear();
+        for (int j = 0; j < 64; ++j)
+            for (size_t g = 0; g < first.size(); ++g)
+                for (int k = 0; k < 2; ++k)
+                    if (2 * j + k < size[g]) g_order.push_back(first[g] + 2 * j + k);
+        printf("# l2_bw: groups from --gpcs %s (SMs numbered GPC by GPC; first<N> in TPC round-robin order)\n", gpcs.c_str());
     } else if (!discover_groups()) {
         fail("l2_bw", "no GPC groups: give --gpcs");
         return finish();
@@ -412,12 +431,37 @@ int main(int argc, char** argv) {
                 for (int n : {1, 2, 4, 8, 16, 33, 66, 99, 132}) {
                     if (n > g_dev.sms || !want(8)) continue;
                     std::vector<int> s;
-                    for (int i = 0; i < n; ++i) s.push_back(i);
+                    for (int i = 0; i < n; ++i) s.push_back(i < (int)g_order.size() ? g_order[i] : i);
                     char b[64];
                     snprintf(b, sizeof b, "first%d_w32_u4_8MiB", n);
                     run_cfg(b, s, 32, 4, 8);
                 }
                 break;
+            case 'G': {  // H100 topology checks (SM ids as this H100 numbers them; see h100_l2_bw_measured.csv)
+                if (g_dev.sms != 132 || !gpcs.empty() || !want(8)) break;
+                auto range = [](int a, int b) { std::vector<int> v; for (int i = a; i <= b; ++i) v.push_back(i); return v; };
+                auto plus = [](std::vector<int> a, const std::vector<int>& b) { a.insert(a.end(), b.begin(), b.end()); return a; };
+                auto minus = [](const std::vector<int>& a, const std::vector<int>& b) {
+                    std::vector<int> v;
+                    for (int x : a) if (std::find(b.begin(), b.end(), x) == b.end()) v.push_back(x);
+                    return v;
+                };
+                const std::vector<int> gpc7 = {0, 1, 16, 17, 32, 33, 48, 49}, tail = range(120, 131), all = range(0, 131);
+                const std::vector<std::pair<const char*, std::vector<int>>> sets = {
+                    {"grp0_plus120_121", plus(g_groups[0], {120, 121})},
+                    {"grp1_plus122_123", plus(g_groups[1], {122, 123})},
+                    {"grp0_plus122_123", plus(g_groups[0], {122, 123})},
+                    {"grp0_plus130_131", plus(g_groups[0], {130, 131})},
+                    {"sm120_131", tail},
+                    {"sm120_121", {120, 121}},
+                    {"sm0_1_16_17_32_33_48_49", gpc7},
+                    {"all_but_120_131", minus(all, tail)},
+                    {"all_but_0_1_16_17_32_33_48_49", minus(all, gpc7)},
+                    {"grp0_6_plus120_131", plus(pick((int)g_groups.size(), 16), tail)},
+                };
+                for (auto& st : sets) run_cfg(std::string(st.first) + "_w32_u4_8MiB", st.second, 32, 4, 8);
+                break;
+            }
             case 'E':
                 cfg(-1, 0, 16, 4, 2);  // 32 warps x 132 SMs would be more threads than 16-B elements
                 for (double ws : {4.0, 16.0, 24.0, 32.0}) cfg(-1, 0, 32, 4, ws);
