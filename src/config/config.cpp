@@ -526,6 +526,10 @@ void read_machine(Reader& rd, Machine& m) {
     static const std::pair<const char*, bool> far_copies[] = {{"keep", false}, {"demote", true}};
     rd.choice("l2.far_copy", m.l2.far_demote, far_copies);
   }
+  if (rd.get("l2.set_mapping")) {
+    static const std::pair<const char*, bool> mappings[] = {{"hash", false}, {"even", true}};
+    rd.choice("l2.set_mapping", m.l2.even_map, mappings);
+  }
   rd.u32("l2.dram_latency", m.l2.dram_latency);
   rd.u32("l2.bytes_per_clk", m.l2.bytes_per_clk);
   rd.u32("l2.atomic_ops_per_clk", m.l2.atomic_ops_per_clk);

@@ -260,6 +260,7 @@ struct Machine {
     uint32_t hit_latency = 0;           // slice tag + data, cycles (SM load-to-use adds l1 + xbar)
     uint32_t far_latency = 0;           // extra cycles of a near-partition miss that looks in the far one
     bool far_demote = false;            // a far hit copied to the near partition leaves its far copy least recently used (optional key l2.far_copy = "demote"; default "keep")
+    bool even_map = false;              // optional key l2.set_mapping: "hash" (default; slice and set are independent hashes of the line) or "even" (one line of every run of slices-per-partition lines in each slice, one line of every run of sets lines of a slice in each set, each run rotated by a hash: a contiguous range loads slices and sets evenly)
     uint32_t dram_latency = 0;          // fixed cycles L2 -> memory controller -> L2, besides DRAM timing
     uint32_t bytes_per_clk = 0;         // data per slice per cycle
     uint32_t atomic_ops_per_clk = 1;    // per slice: distinct addresses of atomics resolved per cycle

@@ -205,6 +205,36 @@ TEST(SectorCache, AgedLineIsTheNextVictim) {
   EXPECT_EQ(v.line, 1u);
 }
 
+// l2.set_mapping = "even": a slice holding one line of every run of 40 (a partition of 40 slices)
+// takes a contiguous range of exactly its capacity of such lines, aligned to its set count, with
+// no victim, also when the set count is not a power of two (the H100's 320 sets per slice); an
+// unaligned range may put one line more in some sets (the rotations of its first and last runs
+// overlap), so it fits when one way per set is left. The hashed index (the default) overloads some
+// sets of the same lines, as a Poisson draw does.
+TEST(SectorCache, EvenRunsFillEverySetExactly) {
+  for (uint32_t sets : {320u, 256u}) {
+    const uint64_t cap = uint64_t(sets) * 16;
+    auto line_of = [](uint64_t local) { return 40 * local + 7; };  // the slice's lines, local index
+    for (uint64_t start : {uint64_t(sets) * 15, uint64_t(sets) * 15 + 123}) {
+      const bool aligned = start % sets == 0;
+      const uint64_t n = aligned ? cap : cap - sets;
+      SectorCache even, hashed;
+      even.configure(cap, 16, true, 40);
+      hashed.configure(cap, 16, true);
+      uint32_t even_victims = 0, hashed_victims = 0;
+      for (uint64_t k = 0; k < n; ++k) {
+        even_victims += even.fill(line_of(start + k), 0xf).valid;
+        hashed_victims += hashed.fill(line_of(start + k), 0xf).valid;
+      }
+      EXPECT_EQ(even_victims, 0u) << sets << " sets, start " << start;
+      EXPECT_GT(hashed_victims, 0u) << sets << " sets, start " << start;
+      for (uint64_t k = 0; k < n; ++k) ASSERT_EQ(even.lookup(line_of(start + k), 0xf), 0xfu);
+      // One line more in a full aligned range overloads a set.
+      if (aligned) EXPECT_TRUE(even.fill(line_of(start + n), 0xf).valid);
+    }
+  }
+}
+
 // Sets are initialised on first allocation and way arrays are recycled between caches of one size
 // (every SM's L1 is built again per launch): each cache must start empty whatever its storage held
 // before, and behave as a plain LRU cache. Checked against a reference (a list per set, set = line
@@ -480,6 +510,30 @@ TEST(MemorySystem, LatenciesComposeFromTheConfig) {
   ms.send(w, 60000);
   ms.drain();
   EXPECT_EQ(one_read(ms, c, 0, line, 70000), xbar_round + m.l2.hit_latency + m.l2.far_latency);
+}
+
+// l2.set_mapping = "even": one partition holds a contiguous range of its capacity less one line per
+// set (every line of the second pass hits); the hashed slice and set indices (the default) lose
+// some of it.
+TEST(MemorySystem, EvenMappingHoldsAContiguousRangeOfTheL2Size) {
+  for (bool even : {true, false}) {
+    config::Machine m = mem_machine();
+    m.l2.partitions = 1;
+    m.l2.slices = 4;
+    m.l2.even_map = even;
+    MemorySystem ms(m);
+    Catcher c;
+    for (uint32_t s = 0; s < 4; ++s) ms.attach(s, &c);
+    // An unaligned range of the capacity less one line per set (see EvenRunsFillEverySetExactly).
+    const uint64_t sets = m.l2_bytes / m.l2.line / m.l2.assoc, lines = m.l2_bytes / m.l2.line - sets, base = 123457;
+    const uint64_t hit = 2 * (2 + m.xbar.latency) + m.l2.hit_latency;
+    uint64_t t = 1000;
+    for (uint64_t l = 0; l < lines; ++l, t += 1000) one_read(ms, c, 0, base + l, t);
+    uint64_t misses = 0;
+    for (uint64_t l = 0; l < lines; ++l, t += 1000) misses += one_read(ms, c, 0, base + l, t) != hit;
+    if (even) EXPECT_EQ(misses, 0u);
+    else EXPECT_GT(misses, lines / 100);
+  }
 }
 
 TEST(MemorySystem, TlbWalksAreSharedByAGroupAndLimitedByWalkers) {

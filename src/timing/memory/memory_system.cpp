@@ -149,7 +149,14 @@ struct MemorySystem::Impl {
   void free_req(uint32_t id) { free_reqs.push_back(id); }
   void push(Ev type, uint64_t t, uint32_t req, uint32_t slice) { q.push(Event{t, seq++, type, req, slice}); }
 
-  uint32_t slice_index(uint64_t line) const { return uint32_t(mix(line, 0x9e3779b97f4a7c15ull) % per_part); }
+  // The slice of a line within a partition: a hash of the line, or (l2.set_mapping = "even") one
+  // line of each run of per_part consecutive lines per slice, in an order rotated by a hash of the
+  // run (so a contiguous range loads the slices evenly and strides still spread over them).
+  uint32_t slice_index(uint64_t line) const {
+    if (m.l2.even_map)
+      return uint32_t((line % per_part + mix((line / per_part) ^ 0x27d4eb2f165667c5ull, 0x94d049bb133111ebull)) % per_part);
+    return uint32_t(mix(line, 0x9e3779b97f4a7c15ull) % per_part);
+  }
   uint32_t slice_in(uint32_t part, uint64_t line) const { return part * per_part + slice_index(line); }
   uint32_t other(uint32_t s) const { return parts > 1 ? ((s / per_part + 1) % parts) * per_part + s % per_part : s; }
   // The controller of a line: each run of `controllers` consecutive lines has one line in every
@@ -424,7 +431,8 @@ MemorySystem::MemorySystem(const config::Machine& m) : p_(std::make_unique<Impl>
   s.l2_on = m.l2_bytes > 0;
   s.slices = std::vector<L2Slice>(size_t(s.parts) * s.per_part);
   if (s.l2_on)
-    for (auto& sl : s.slices) sl.tags.configure(m.l2_bytes / s.slices.size() / m.l2.line, m.l2.assoc, true);
+    for (auto& sl : s.slices)
+      sl.tags.configure(m.l2_bytes / s.slices.size() / m.l2.line, m.l2.assoc, true, m.l2.even_map ? s.per_part : 0);
   s.xbar.configure(std::max<uint32_t>(1, m.gpcs), uint32_t(s.slices.size()), m.xbar.latency, m.xbar.gpc_bytes_per_clk,
                    m.xbar.slice_bytes_per_clk);
   for (uint32_t c = 0; c < std::max<uint32_t>(1, m.dram.controllers); ++c)

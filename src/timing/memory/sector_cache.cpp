@@ -5,11 +5,12 @@
 
 namespace warpsim::timing {
 
-void SectorCache::configure(uint64_t lines, uint32_t assoc, bool hash_sets) {
+void SectorCache::configure(uint64_t lines, uint32_t assoc, bool hash_sets, uint32_t even_runs) {
   assoc_ = assoc ? assoc : 1;
   sets_ = uint32_t(lines / assoc_);
   set_mask_ = sets_ && std::has_single_bit(sets_) ? sets_ - 1 : 0;  // 0: not a power of two (or 1 set)
   hash_ = hash_sets;
+  even_runs_ = even_runs;
   arena_.configure(sets_, assoc_);
   tick_ = 1;
   reserved_ = 0;
@@ -17,6 +18,13 @@ void SectorCache::configure(uint64_t lines, uint32_t assoc, bool hash_sets) {
 
 uint32_t SectorCache::set_of(uint64_t line) const {
   if (!hash_) return set_mask_ ? uint32_t(line & set_mask_) : uint32_t(line % sets_);
+  if (even_runs_) {
+    // The slice's own lines, numbered densely; each run of `sets` of them covers every set once.
+    const uint64_t local = line / even_runs_, run = local / sets_;
+    uint64_t h = (run + 1) * 0x9e3779b97f4a7c15ull;
+    h ^= h >> 32;
+    return uint32_t((local % sets_ + h % sets_) % sets_);
+  }
   // Fold the bits above the index into it so that strides of a power of two spread over sets.
   // A hash of its own (not the one that picks the L2 slice), so that the lines of one slice
   // still spread over all its sets.

@@ -37,9 +37,13 @@ class SectorCache {
   };
 
   SectorCache() = default;
-  // `lines` total; `assoc` ways; `hash_sets`: XOR-fold the upper line bits into the set index
-  // (spreads power-of-two strides, as hashed L2 set indexing does). Clears the set-aside.
-  void configure(uint64_t lines, uint32_t assoc, bool hash_sets);
+  // `lines` total; `assoc` ways; `hash_sets`: the set index is a hash of the line (spreads
+  // power-of-two strides, as hashed L2 set indexing does). `even_runs` > 0 (with hash_sets): the
+  // cache holds one line of every run of `even_runs` consecutive lines (an L2 slice under
+  // l2.set_mapping = "even"); its local index line / even_runs picks the set so that each run of
+  // `sets` consecutive local indices has one line in every set, rotated by a hash of the run: a
+  // contiguous range of lines loads the sets evenly. Clears the set-aside.
+  void configure(uint64_t lines, uint32_t assoc, bool hash_sets, uint32_t even_runs = 0);
   bool enabled() const { return sets_ > 0; }
   uint64_t lines() const { return uint64_t(sets_) * assoc_; }
   uint32_t assoc() const { return assoc_; }
@@ -91,6 +95,7 @@ class SectorCache {
   uint32_t sets_ = 0, assoc_ = 0, reserved_ = 0;
   uint32_t set_mask_ = 0;  // sets_ - 1 when a power of two (a mask, not a division)
   bool hash_ = false;
+  uint32_t even_runs_ = 0;
   uint64_t tick_ = 1;
 };
 
