@@ -32,6 +32,7 @@ enum : Error {
   ErrNotReady = 600,
   ErrIllegalAddress = 700,
   ErrLaunchFailure = 719,
+  ErrCooperativeLaunchTooLarge = 720,
   ErrNotSupported = 801,
   ErrUnknown = 999,
 };
@@ -206,6 +207,7 @@ struct AccessPolicyWindow {
   AccessProperty missProp;
 };
 constexpr int LaunchAttributeAccessPolicyWindow = 1;  // = cudaStreamAttributeAccessPolicyWindow
+constexpr int LaunchAttributeCooperative = 2;         // cudaLaunchAttributeCooperative
 // cudaLaunchAttributeValue (= cudaStreamAttrValue): a 64-byte union.
 union LaunchAttributeValue {
   char pad[64];

@@ -187,7 +187,7 @@ Ref DecodeCtx::ref(const Operand& o, Type t) {
       return r;
     }
     case Operand::Kind::SpecialReg: {
-      // The driver's environment registers are not modelled: %envreg0..31 read as zero.
+      // %envreg0..31 are read with mov (ops_data.cpp: LaunchState::envreg); as another operand: 0.
       if (o.sreg == SReg::Envreg) return cnst(0);
       const int s = special_slot_of(o);
       if (s < 0) {

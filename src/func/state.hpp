@@ -248,6 +248,7 @@ struct LaunchState {
   std::vector<uint8_t> params;      // kernel parameter buffer, laid out as the .entry declares
   uint32_t smid = 0, nsmid = 108;
   uint64_t gridid = 1;
+  std::array<uint32_t, 32> envreg{};  // %envreg0..31 (LaunchConfig::envreg)
   uint64_t clock = 0;               // %clock64: the SM's cycle (timing mode) or warp instructions so far
   double ns_per_clock = 0;          // %globaltimer scale in timing mode (0: 1 ns per clock)
   FaultInfo fault;
