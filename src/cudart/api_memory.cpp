@@ -320,17 +320,10 @@ CUDART_API abi::Error cudaMalloc3D(abi::PitchedPtr* p, abi::Extent e) {
   return 0;
 }
 
-CUDART_API abi::Error cudaMemcpy3D(const abi::Memcpy3DParms* p) {
-  State& s = State::get();
-  std::lock_guard g(s.mu);
-  if (int e = check_sticky(s)) return e;
-  if (!p) return ret(abi::ErrInvalidValue);
-  if (p->srcArray || p->dstArray) {
-    static bool told = false;
-    if (!told) fmt::print(stderr, "warpsim: cudaMemcpy3D with a cudaArray is not supported (CUDA arrays are not simulated yet)\n");
-    told = true;
-    return ret(abi::ErrNotSupported);
-  }
+namespace {
+// cudaMemcpy3D between pitched pointers (the caller holds State::mu).
+int copy3d(State& s, const abi::Memcpy3DParms& q) {
+  const abi::Memcpy3DParms* p = &q;
   const auto& sp = p->srcPtr;
   const auto& dp = p->dstPtr;
   const auto& e = p->extent;  // width in bytes for pitched pointers
@@ -345,6 +338,34 @@ CUDART_API abi::Error cudaMemcpy3D(const abi::Memcpy3DParms* p) {
       if (int err = copy(s, dst, src, e.width, p->kind)) return err;
     }
   return 0;
+}
+}  // namespace
+
+CUDART_API abi::Error cudaMemcpy3D(const abi::Memcpy3DParms* p) {
+  State& s = State::get();
+  std::lock_guard g(s.mu);
+  if (int e = check_sticky(s)) return e;
+  if (!p) return ret(abi::ErrInvalidValue);
+  if (p->srcArray || p->dstArray) {
+    // An array end: its pitched storage, with positions and the extent's width in elements.
+    abi::Memcpy3DParms q = *p;
+    size_t elem = 1;
+    if (p->srcArray) {
+      q.srcArray = nullptr;
+      if (!array_as_pitched(p->srcArray, q.srcPtr, elem)) return ret(abi::ErrInvalidResourceHandle);
+      q.srcPos.x *= elem;
+    }
+    if (p->dstArray) {
+      size_t de = 1;
+      q.dstArray = nullptr;
+      if (!array_as_pitched(p->dstArray, q.dstPtr, de)) return ret(abi::ErrInvalidResourceHandle);
+      q.dstPos.x *= de;
+      elem = de;
+    }
+    q.extent.width *= elem;
+    return copy3d(s, q);
+  }
+  return copy3d(s, *p);
 }
 
 CUDART_API abi::Error cudaMemcpy3DAsync(const abi::Memcpy3DParms* p, abi::Stream) { return cudaMemcpy3D(p); }

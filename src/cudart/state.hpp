@@ -141,6 +141,9 @@ int& last_error();
 std::vector<CallConfig>& call_stack();
 
 // Records err as the last error (unless success) and returns it.
+// For cudaMemcpy3D: a CUDA array (api_texture.cpp) as a pitched pointer, its element size in
+// `elem`; false if `a` is not a live array. The caller holds State::mu.
+bool array_as_pitched(const void* a, abi::PitchedPtr& out, size_t& elem);
 int ret(int err);
 // Prints "warpsim: NAME is not implemented" once per name.
 int not_implemented(const char* name);

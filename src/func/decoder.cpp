@@ -49,6 +49,7 @@ void register_all() {
     register_warp_ops();
     register_atom_ops();
     register_mma_ops();
+    register_tex_ops();
     register_async_ops();
   });
 }

@@ -809,6 +809,7 @@ bool Engine::prepare(const LoadedModule& m, const std::string& kernel, const Lau
   ls.params = lc.params;
   ls.nsmid = cfg_.num_sms;
   ls.envreg = lc.envreg;
+  ls.textures = &textures_;
   uint32_t need_params = 0;
   {
     auto offs = param_offsets(*k->src);

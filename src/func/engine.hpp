@@ -123,10 +123,13 @@ class Engine {
   const EngineConfig& config() const { return cfg_; }
   // cudaDeviceSetLimit(cudaLimitStackSize): per-thread stack of later launches.
   void set_stack_bytes(uint32_t bytes) { cfg_.stack_bytes = bytes; }
+  // Texture and surface objects (cudaCreateTextureObject, ...), read by tex/suld/sust.
+  TextureTable& textures() { return textures_; }
 
  private:
   mem::DeviceMemory& mem_;
   EngineConfig cfg_;
+  TextureTable textures_;
 };
 
 // Kernel parameter layout helpers: offsets of each .entry parameter in the buffer.
