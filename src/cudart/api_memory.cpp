@@ -7,6 +7,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <vector>
 
 #include "cudart/export.hpp"
@@ -139,7 +140,63 @@ CUDART_API abi::Error cudaMallocHost(void** ptr, size_t size) {
   return 0;
 }
 
-CUDART_API abi::Error cudaHostAlloc(void** ptr, size_t size, unsigned int flags) { return cudaMallocHost(ptr, size); }
+namespace {
+constexpr unsigned kHostAllocMapped = 0x02;  // cudaHostAllocMapped
+// cudaHostAlloc flags of the live pinned allocations that were given some.
+std::map<void*, unsigned>& host_alloc_flags() {
+  static std::map<void*, unsigned> f;
+  return f;
+}
+}  // namespace
+
+// cudaHostAllocMapped: zero-copy memory kernels may read and write. It is backed as managed memory
+// is (a host view at the device address, synchronised around kernels), so the device pointer is
+// the host pointer, as under unified addressing. Other pinned memory is plain host memory.
+CUDART_API abi::Error cudaHostAlloc(void** ptr, size_t size, unsigned int flags) {
+  if (!(flags & kHostAllocMapped)) {
+    abi::Error e = cudaMallocHost(ptr, size);
+    if (e == 0 && flags) {
+      State& s = State::get();
+      std::lock_guard g(s.mu);
+      host_alloc_flags()[*ptr] = flags;
+    }
+    return e;
+  }
+  if (!ptr) return ret(abi::ErrInvalidValue);
+  abi::Error e = cudaMallocManaged(ptr, size ? size : 1, 1);
+  if (e) return e;
+  State& s = State::get();
+  std::lock_guard g(s.mu);
+  s.host_allocs[*ptr] = size;
+  host_alloc_flags()[*ptr] = flags;
+  return 0;
+}
+
+CUDART_API abi::Error cudaHostGetFlags(unsigned int* flags, void* host) {
+  State& s = State::get();
+  std::lock_guard g(s.mu);
+  if (!flags) return ret(abi::ErrInvalidValue);
+  if (!s.host_allocs.count(host)) return ret(abi::ErrInvalidValue);
+  auto it = host_alloc_flags().find(host);
+  *flags = it == host_alloc_flags().end() ? 0 : it->second;
+  return 0;
+}
+
+CUDART_API abi::Error cudaHostGetDevicePointer(void** dev, void* host, unsigned int flags) {
+  State& s = State::get();
+  std::lock_guard g(s.mu);
+  if (!dev || flags != 0) return ret(abi::ErrInvalidValue);
+  if (s.is_managed_ptr(host)) {
+    *dev = host;
+    return 0;
+  }
+  static bool told = false;
+  if (!told)
+    fmt::print(stderr, "warpsim: cudaHostGetDevicePointer: only memory from cudaHostAlloc(..., cudaHostAllocMapped) "
+                       "is mapped into the simulated device\n");
+  told = true;
+  return ret(abi::ErrInvalidValue);
+}
 
 CUDART_API abi::Error cudaFreeHost(void* ptr) {
   State& s = State::get();
@@ -148,6 +205,10 @@ CUDART_API abi::Error cudaFreeHost(void* ptr) {
   auto it = s.host_allocs.find(ptr);
   if (it == s.host_allocs.end()) return ret(abi::ErrInvalidValue);
   s.host_allocs.erase(it);
+  auto f = host_alloc_flags().find(ptr);
+  const bool mapped = f != host_alloc_flags().end() && (f->second & kHostAllocMapped);
+  if (f != host_alloc_flags().end()) host_alloc_flags().erase(f);
+  if (mapped) return cudaFree(ptr);
   std::free(ptr);
   return 0;
 }
@@ -224,19 +285,25 @@ CUDART_API abi::Error cudaPointerGetAttributes(abi::PointerAttributes* attr, con
   if (!attr) return ret(abi::ErrInvalidValue);
   std::memset(attr, 0, sizeof *attr);
   attr->device = s.current_device;
-  if (s.is_managed_ptr(ptr)) {
+  bool pinned = false;
+  {
+    auto it = s.host_allocs.upper_bound(const_cast<void*>(ptr));
+    if (it != s.host_allocs.begin()) {
+      --it;
+      pinned = addr(ptr) < addr(it->first) + it->second;
+    }
+  }
+  if (pinned && s.is_managed_ptr(ptr)) {
+    // cudaHostAllocMapped: host memory, mapped at the same address.
+    attr->type = 1;
+    attr->devicePointer = attr->hostPointer = const_cast<void*>(ptr);
+  } else if (s.is_managed_ptr(ptr)) {
     attr->type = 3;
     attr->devicePointer = attr->hostPointer = const_cast<void*>(ptr);
   } else if (s.is_device_ptr(ptr)) {
     attr->type = 2;
     attr->devicePointer = const_cast<void*>(ptr);
   } else {
-    bool pinned = false;
-    auto it = s.host_allocs.upper_bound(const_cast<void*>(ptr));
-    if (it != s.host_allocs.begin()) {
-      --it;
-      pinned = addr(ptr) < addr(it->first) + it->second;
-    }
     attr->type = pinned ? 1 : 0;
     attr->hostPointer = const_cast<void*>(ptr);
     attr->device = pinned ? s.current_device : -2;

@@ -6,7 +6,8 @@
 //   cudaErrorCooperativeLaunchTooLarge.
 // - cudaMemset2DAsync, cudaMemcpyPeerAsync, cudaProfilerStart/Stop, cudaStreamIsCapturing,
 //   cudaStreamGetCaptureInfo, cudaStreamGetId, cudaFuncGetName, the default memory pool,
-//   cudaMallocFromPoolAsync, cudaOccupancyAvailableDynamicSMemPerBlock.
+//   cudaMallocFromPoolAsync, cudaOccupancyAvailableDynamicSMemPerBlock, zero-copy memory
+//   (cudaHostAllocMapped, cudaHostGetDevicePointer, cudaHostGetFlags).
 // Every result is checked against a CPU reference.
 #include <cooperative_groups.h>
 #include <cuda_profiler_api.h>
@@ -203,6 +204,25 @@ int main() {
     CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b2, fill, 256, two));
     CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b2over, fill, 256, two + 128));
     report("cudaOccupancyAvailableDynamicSMemPerBlock", dflt == 49152 && two == 82944 && three == 54912 && b2 >= 2 && b2over < 2);
+  }
+  // Zero-copy: cudaHostAllocMapped memory written by a kernel through cudaHostGetDevicePointer.
+  {
+    int* h = nullptr;
+    CK(cudaHostAlloc(&h, 3000 * sizeof(int), cudaHostAllocMapped));
+    for (int i = 0; i < 3000; ++i) h[i] = -i;
+    int* d = nullptr;
+    CK(cudaHostGetDevicePointer(&d, h, 0));
+    fill<<<(3000 + 127) / 128, 128>>>(d, 3000, 5);
+    CK(cudaDeviceSynchronize());
+    bool ok = true;
+    for (int i = 0; i < 3000; ++i) ok &= h[i] == 5 + i;
+    unsigned flags = 0;
+    CK(cudaHostGetFlags(&flags, h));
+    cudaPointerAttributes pa;
+    CK(cudaPointerGetAttributes(&pa, h));
+    report("cudaHostAllocMapped zero-copy memory", ok && flags == cudaHostAllocMapped && pa.type == cudaMemoryTypeHost &&
+                                                       pa.devicePointer == h);
+    CK(cudaFreeHost(h));
   }
   std::printf("coop_api: %s\n", fails ? "FAIL" : "PASS");
   return fails ? 1 : 0;
