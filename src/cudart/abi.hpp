@@ -28,12 +28,15 @@ enum : Error {
   ErrNoKernelImageForDevice = 209,
   ErrInvalidPtx = 218,
   ErrInvalidResourceHandle = 400,
+  ErrIllegalState = 401,
   ErrSymbolNotFound = 500,
   ErrNotReady = 600,
   ErrIllegalAddress = 700,
   ErrLaunchFailure = 719,
   ErrCooperativeLaunchTooLarge = 720,
   ErrNotSupported = 801,
+  ErrStreamCaptureUnsupported = 900,
+  ErrStreamCaptureUnmatched = 903,
   ErrUnknown = 999,
 };
 

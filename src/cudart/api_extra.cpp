@@ -1,7 +1,7 @@
 // Entry points that programs commonly call and that need no new machinery: the per-thread
 // default-stream variants (_ptds/_ptsz, what nvcc --default-stream per-thread emits), the 2D
-// async memset, peer copies on one device, profiler markers, stream-capture queries (no stream is
-// ever capturing: graphs are not supported), stream ids, kernel names, the default memory pool
+// async memset, peer copies on one device, profiler markers, stream-capture queries (captures
+// are kept by api_graph.cpp), stream ids, kernel names, the default memory pool
 // and cudaOccupancyAvailableDynamicSMemPerBlock.
 //
 // Per-thread default stream: operations run synchronously in call order on this single simulated
@@ -87,7 +87,8 @@ CUDART_API abi::Error cudaMemcpy_ptds(void* dst, const void* src, size_t n, int 
 CUDART_API abi::Error cudaMemset2D_ptds(void* p, size_t pitch, int v, size_t w, size_t h) {
   return cudaMemset2D(p, pitch, v, w, h);
 }
-CUDART_API abi::Error cudaMemset2DAsync(void* p, size_t pitch, int v, size_t w, size_t h, abi::Stream) {
+CUDART_API abi::Error cudaMemset2DAsync(void* p, size_t pitch, int v, size_t w, size_t h, abi::Stream stream) {
+  if (capture_op(stream, [=](void* st) { return cudaMemset2DAsync(p, pitch, v, w, h, st); })) return 0;
   return cudaMemset2D(p, pitch, v, w, h);
 }
 CUDART_API abi::Error cudaMemset2DAsync_ptsz(void* p, size_t pitch, int v, size_t w, size_t h, abi::Stream s) {
@@ -122,24 +123,19 @@ CUDART_API abi::Error cudaProfilerStop() { return 0; }
 
 // ------------------------------------------------------------------ streams
 
-namespace {
-// cudaStreamCaptureStatusNone: capture (cudaStreamBeginCapture) is not supported, so no stream is
-// ever capturing.
-constexpr int kCaptureStatusNone = 0;
-}  // namespace
-
-CUDART_API abi::Error cudaStreamIsCapturing(abi::Stream, int* status) {
+// cudaStreamCaptureStatusNone / Active (api_graph.cpp keeps the captures).
+CUDART_API abi::Error cudaStreamIsCapturing(abi::Stream stream, int* status) {
   if (!status) return ret(abi::ErrInvalidValue);
-  *status = kCaptureStatusNone;
+  *status = capture_status(stream, nullptr);
   return 0;
 }
 CUDART_API abi::Error cudaStreamIsCapturing_ptsz(abi::Stream s, int* status) { return cudaStreamIsCapturing(s, status); }
 
-CUDART_API abi::Error cudaStreamGetCaptureInfo(abi::Stream, int* status, unsigned long long* id, void** graph,
+CUDART_API abi::Error cudaStreamGetCaptureInfo(abi::Stream stream, int* status, unsigned long long* id, void** graph,
                                                const void** deps, const void** edges, size_t* ndeps) {
   if (!status) return ret(abi::ErrInvalidValue);
-  *status = kCaptureStatusNone;
   if (id) *id = 0;
+  *status = capture_status(stream, id);
   if (graph) *graph = nullptr;
   if (deps) *deps = nullptr;
   if (edges) *edges = nullptr;

@@ -40,6 +40,8 @@ int access_window_from(const abi::AccessPolicyWindow& w, size_t max_window, timi
 
 int launch_kernel(const void* func, abi::Dim3 grid, abi::Dim3 block, void** args, size_t shmem, void* stream,
                   const timing::AccessWindow* window, bool cooperative) {
+  // Into a capturing stream: recorded with its arguments, not run.
+  if (int err = 0; capture_launch(func, grid, block, args, shmem, stream, cooperative, err)) return err ? ret(err) : 0;
   State& s = State::instance();
   std::lock_guard g(s.mu);
   // Timing mode: a launch into a created stream waits in a queue, so that launches from other

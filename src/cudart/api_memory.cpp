@@ -105,7 +105,10 @@ CUDART_API abi::Error cudaFree(void* devPtr) {
   return s.dev->memory().release(addr(devPtr)) ? 0 : ret(abi::ErrInvalidValue);
 }
 
-CUDART_API abi::Error cudaFreeAsync(void* devPtr, abi::Stream) { return cudaFree(devPtr); }
+CUDART_API abi::Error cudaFreeAsync(void* devPtr, abi::Stream stream) {
+  if (capture_free(stream, devPtr)) return 0;
+  return cudaFree(devPtr);
+}
 
 CUDART_API abi::Error cudaMallocManaged(void** devPtr, size_t size, unsigned int flags) {
   State& s = State::get();
@@ -224,7 +227,8 @@ CUDART_API abi::Error cudaMemcpy(void* dst, const void* src, size_t count, int k
   return copy(s, dst, src, count, kind);
 }
 
-CUDART_API abi::Error cudaMemcpyAsync(void* dst, const void* src, size_t count, int kind, abi::Stream) {
+CUDART_API abi::Error cudaMemcpyAsync(void* dst, const void* src, size_t count, int kind, abi::Stream stream) {
+  if (capture_op(stream, [=](void* st) { return cudaMemcpyAsync(dst, src, count, kind, st); })) return 0;
   return cudaMemcpy(dst, src, count, kind);
 }
 
@@ -242,7 +246,9 @@ CUDART_API abi::Error cudaMemcpy2D(void* dst, size_t dpitch, const void* src, si
 }
 
 CUDART_API abi::Error cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
-                                        size_t height, int kind, abi::Stream) {
+                                        size_t height, int kind, abi::Stream stream) {
+  if (capture_op(stream, [=](void* st) { return cudaMemcpy2DAsync(dst, dpitch, src, spitch, width, height, kind, st); }))
+    return 0;
   return cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
 }
 
@@ -257,7 +263,8 @@ CUDART_API abi::Error cudaMemset(void* devPtr, int value, size_t count) {
   return memset_any(s, devPtr, value, count);
 }
 
-CUDART_API abi::Error cudaMemsetAsync(void* devPtr, int value, size_t count, abi::Stream) {
+CUDART_API abi::Error cudaMemsetAsync(void* devPtr, int value, size_t count, abi::Stream stream) {
+  if (capture_op(stream, [=](void* st) { return cudaMemsetAsync(devPtr, value, count, st); })) return 0;
   return cudaMemset(devPtr, value, count);
 }
 
@@ -367,12 +374,16 @@ CUDART_API abi::Error cudaMemcpyFromSymbol(void* dst, const void* symbol, size_t
 }
 
 CUDART_API abi::Error cudaMemcpyToSymbolAsync(const void* symbol, const void* src, size_t count, size_t offset,
-                                              int kind, abi::Stream) {
+                                              int kind, abi::Stream stream) {
+  if (capture_op(stream, [=](void* st) { return cudaMemcpyToSymbolAsync(symbol, src, count, offset, kind, st); }))
+    return 0;
   return cudaMemcpyToSymbol(symbol, src, count, offset, kind);
 }
 
 CUDART_API abi::Error cudaMemcpyFromSymbolAsync(void* dst, const void* symbol, size_t count, size_t offset, int kind,
-                                                abi::Stream) {
+                                                abi::Stream stream) {
+  if (capture_op(stream, [=](void* st) { return cudaMemcpyFromSymbolAsync(dst, symbol, count, offset, kind, st); }))
+    return 0;
   return cudaMemcpyFromSymbol(dst, symbol, count, offset, kind);
 }
 
@@ -435,8 +446,14 @@ CUDART_API abi::Error cudaMemcpy3D(const abi::Memcpy3DParms* p) {
   return copy3d(s, *p);
 }
 
-CUDART_API abi::Error cudaMemcpy3DAsync(const abi::Memcpy3DParms* p, abi::Stream) { return cudaMemcpy3D(p); }
-CUDART_API abi::Error cudaMemcpy3DAsync_ptsz(const abi::Memcpy3DParms* p, abi::Stream) { return cudaMemcpy3D(p); }
+CUDART_API abi::Error cudaMemcpy3DAsync(const abi::Memcpy3DParms* p, abi::Stream stream) {
+  if (p) {
+    const abi::Memcpy3DParms q = *p;
+    if (capture_op(stream, [q](void* st) { return cudaMemcpy3DAsync(&q, st); })) return 0;
+  }
+  return cudaMemcpy3D(p);
+}
+CUDART_API abi::Error cudaMemcpy3DAsync_ptsz(const abi::Memcpy3DParms* p, abi::Stream s) { return cudaMemcpy3DAsync(p, s); }
 CUDART_API abi::Error cudaMemcpy3D_ptds(const abi::Memcpy3DParms* p) { return cudaMemcpy3D(p); }
 
 CUDART_API abi::Error cudaMemset3D(abi::PitchedPtr p, int value, abi::Extent e) {
