@@ -810,6 +810,7 @@ bool Engine::prepare(const LoadedModule& m, const std::string& kernel, const Lau
   ls.nsmid = cfg_.num_sms;
   ls.envreg = lc.envreg;
   ls.textures = &textures_;
+  ls.heap = &heap_;
   uint32_t need_params = 0;
   {
     auto offs = param_offsets(*k->src);

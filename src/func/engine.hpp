@@ -125,11 +125,14 @@ class Engine {
   void set_stack_bytes(uint32_t bytes) { cfg_.stack_bytes = bytes; }
   // Texture and surface objects (cudaCreateTextureObject, ...), read by tex/suld/sust.
   TextureTable& textures() { return textures_; }
+  // The device-side malloc heap (cudaLimitMallocHeapSize).
+  DeviceHeap& heap() { return heap_; }
 
  private:
   mem::DeviceMemory& mem_;
   EngineConfig cfg_;
   TextureTable textures_;
+  DeviceHeap heap_{mem_};
 };
 
 // Kernel parameter layout helpers: offsets of each .entry parameter in the buffer.

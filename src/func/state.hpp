@@ -11,6 +11,7 @@
 #include "func/cache_policy.hpp"
 #include "func/mem_trace.hpp"
 #include "func/program.hpp"
+#include "func/device_heap.hpp"
 #include "func/texture.hpp"
 #include "func/zero_array.hpp"
 
@@ -251,6 +252,7 @@ struct LaunchState {
   uint64_t gridid = 1;
   std::array<uint32_t, 32> envreg{};  // %envreg0..31 (LaunchConfig::envreg)
   const TextureTable* textures = nullptr;  // texture and surface objects (the engine's)
+  DeviceHeap* heap = nullptr;              // device-side malloc/free (the engine's)
   uint64_t clock = 0;               // %clock64: the SM's cycle (timing mode) or warp instructions so far
   double ns_per_clock = 0;          // %globaltimer scale in timing mode (0: 1 ns per clock)
   FaultInfo fault;

@@ -315,3 +315,59 @@ DONE:
   auto r = h.run("k", lc, Harness::Params());
   EXPECT_EQ(r.fault.kind, func::FaultKind::Deadlock) << r.report();
 }
+
+// Device-side malloc/free through the heap: 16-byte aligned blocks, first fit, coalescing, NULL
+// when full, a bad free faults.
+TEST(Engine, DeviceHeapMallocFree) {
+  Harness h;
+  ASSERT_TRUE(h.load(kHead + R"(
+.extern .func (.param .b64 r) malloc(.param .b64 n);
+.extern .func free(.param .b64 p);
+.visible .entry k(.param .u64 out, .param .u64 n)
+{
+  .reg .b64 %rd<8>;
+  ld.param.u64 %rd1, [out];
+  ld.param.u64 %rd2, [n];
+  {
+  .param .b64 a;
+  st.param.b64 [a], %rd2;
+  .param .b64 r;
+  call.uni (r), malloc, (a);
+  ld.param.b64 %rd3, [r];
+  }
+  st.global.u64 [%rd1], %rd3;
+  exit;
+}
+.visible .entry f(.param .u64 p)
+{
+  .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [p];
+  {
+  .param .b64 a;
+  st.param.b64 [a], %rd1;
+  call.uni free, (a);
+  }
+  exit;
+}
+)"));
+  ASSERT_TRUE(h.eng.heap().set_capacity(4096));
+  uint64_t out = h.alloc(8);
+  auto malloc_ = [&](uint64_t n) {
+    auto r = h.run("k", {1, 1, 1}, {1, 1, 1}, Harness::Params().add(out).add(n));
+    EXPECT_TRUE(r.ok()) << r.report();
+    return h.download<uint64_t>(out, 1)[0];
+  };
+  auto free_ = [&](uint64_t p) { return h.run("f", {1, 1, 1}, {1, 1, 1}, Harness::Params().add(p)); };
+  uint64_t a = malloc_(10), b = malloc_(100), c = malloc_(16);
+  EXPECT_NE(a, 0u);
+  EXPECT_EQ(a % 16, 0u);
+  EXPECT_EQ(b, a + 16);   // 10 rounded to 16
+  EXPECT_EQ(c, b + 112);  // 100 rounded to 112
+  EXPECT_FALSE(h.eng.heap().set_capacity(1 << 20));  // in use
+  EXPECT_EQ(malloc_(5000), 0u);                      // more than the heap
+  ASSERT_TRUE(free_(a).ok());
+  ASSERT_TRUE(free_(b).ok());
+  EXPECT_EQ(malloc_(128), a);  // a and b coalesced
+  auto bad = free_(b);         // b is inside the new block, not its start
+  EXPECT_EQ(bad.fault.kind, func::FaultKind::IllegalAddress);
+}
