@@ -28,11 +28,15 @@ enum : Error {
   ErrNoKernelImageForDevice = 209,
   ErrInvalidPtx = 218,
   ErrInvalidResourceHandle = 400,
+  ErrIllegalState = 401,
   ErrSymbolNotFound = 500,
   ErrNotReady = 600,
   ErrIllegalAddress = 700,
   ErrLaunchFailure = 719,
+  ErrCooperativeLaunchTooLarge = 720,
   ErrNotSupported = 801,
+  ErrStreamCaptureUnsupported = 900,
+  ErrStreamCaptureUnmatched = 903,
   ErrUnknown = 999,
 };
 
@@ -206,6 +210,7 @@ struct AccessPolicyWindow {
   AccessProperty missProp;
 };
 constexpr int LaunchAttributeAccessPolicyWindow = 1;  // = cudaStreamAttributeAccessPolicyWindow
+constexpr int LaunchAttributeCooperative = 2;         // cudaLaunchAttributeCooperative
 // cudaLaunchAttributeValue (= cudaStreamAttrValue): a 64-byte union.
 union LaunchAttributeValue {
   char pad[64];

@@ -118,6 +118,9 @@ CUDART_API abi::Error cudaDeviceSetLimit(int limit, size_t value) {
     if (value > (1u << 20)) return ret(abi::ErrInvalidValue);  // far above any real stack need
     s.dev->engine().set_stack_bytes(uint32_t(value));
   }
+  if (limit == 2) {  // cudaLimitMallocHeapSize: fixed once a kernel has used the heap
+    if (!s.dev->engine().heap().set_capacity(value)) return ret(abi::ErrInvalidValue);
+  }
   if (limit == abi::LimitPersistingL2CacheSize) {
     if (value > size_t(std::max(0, s.dev->spec().persisting_l2_max))) return ret(abi::ErrInvalidValue);
     const size_t step = std::max<size_t>(1, size_t(s.dev->spec().machine.l2_bytes) / 16);

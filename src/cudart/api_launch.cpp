@@ -39,7 +39,9 @@ int access_window_from(const abi::AccessPolicyWindow& w, size_t max_window, timi
 }
 
 int launch_kernel(const void* func, abi::Dim3 grid, abi::Dim3 block, void** args, size_t shmem, void* stream,
-                  const timing::AccessWindow* window) {
+                  const timing::AccessWindow* window, bool cooperative) {
+  // Into a capturing stream: recorded with its arguments, not run.
+  if (int err = 0; capture_launch(func, grid, block, args, shmem, stream, cooperative, err)) return err ? ret(err) : 0;
   State& s = State::instance();
   std::lock_guard g(s.mu);
   // Timing mode: a launch into a created stream waits in a queue, so that launches from other
@@ -67,6 +69,7 @@ int launch_kernel(const void* func, abi::Dim3 grid, abi::Dim3 block, void** args
   req.regs = k.res.regs;
   req.regs_estimated = k.regs_estimated;
   req.usage = kernel_usage(s.dev->spec(), k);
+  req.cooperative = cooperative;
   if (window) req.window = *window;
   else if (const abi::LaunchAttributeValue* v = s.stream_attr(stream, abi::LaunchAttributeAccessPolicyWindow))
     access_window_from(v->accessPolicyWindow, SIZE_MAX, req.window);  // checked when it was set
@@ -148,11 +151,17 @@ CUDART_API abi::Error cudaLaunchKernel_ptsz(const void* func, abi::Dim3 grid, ab
   return launch_kernel(func, grid, block, args, shmem, stream);
 }
 
-// Blocks run one after another, so a grid-wide sync (cg::this_grid().sync()) cannot complete
-// unless the grid has one block; the launch itself is the ordinary one.
+// A cooperative grid runs with all its CTAs resident (runtime::LaunchRequest::cooperative), so a
+// grid-wide sync (cg::this_grid().sync()) completes; too large a grid is
+// cudaErrorCooperativeLaunchTooLarge.
 CUDART_API abi::Error cudaLaunchCooperativeKernel(const void* func, abi::Dim3 grid, abi::Dim3 block, void** args,
                                                   size_t shmem, abi::Stream stream) {
-  return launch_kernel(func, grid, block, args, shmem, stream);
+  return launch_kernel(func, grid, block, args, shmem, stream, nullptr, true);
+}
+
+CUDART_API abi::Error cudaLaunchCooperativeKernel_ptsz(const void* func, abi::Dim3 grid, abi::Dim3 block,
+                                                       void** args, size_t shmem, abi::Stream stream) {
+  return launch_kernel(func, grid, block, args, shmem, stream, nullptr, true);
 }
 
 
@@ -165,14 +174,16 @@ CUDART_API abi::Error cudaLaunchKernelExC(const abi::LaunchConfig* config, const
   bool has_window = false;
   // instance(), not get(): a launch into a created stream must not run the queued launches.
   const size_t max_window = size_t(std::max(0, State::instance().dev->spec().access_policy_max_window));
+  bool cooperative = false;
   for (unsigned i = 0; i < config->numAttrs; ++i) {
     const abi::LaunchAttribute& a = config->attrs[i];
+    if (a.id == abi::LaunchAttributeCooperative) cooperative = a.val.cooperative != 0;
     if (a.id != abi::LaunchAttributeAccessPolicyWindow) continue;
     if (int e = access_window_from(a.val.accessPolicyWindow, max_window, win)) return ret(e);
     has_window = true;
   }
   return launch_kernel(func, config->gridDim, config->blockDim, args, config->dynamicSmemBytes, config->stream,
-                       has_window ? &win : nullptr);
+                       has_window ? &win : nullptr, cooperative);
 }
 
 CUDART_API abi::Error cudaLaunchKernelExC_ptsz(const abi::LaunchConfig* config, const void* func, void** args) {

@@ -7,6 +7,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <vector>
 
 #include "cudart/export.hpp"
@@ -104,7 +105,10 @@ CUDART_API abi::Error cudaFree(void* devPtr) {
   return s.dev->memory().release(addr(devPtr)) ? 0 : ret(abi::ErrInvalidValue);
 }
 
-CUDART_API abi::Error cudaFreeAsync(void* devPtr, abi::Stream) { return cudaFree(devPtr); }
+CUDART_API abi::Error cudaFreeAsync(void* devPtr, abi::Stream stream) {
+  if (capture_free(stream, devPtr)) return 0;
+  return cudaFree(devPtr);
+}
 
 CUDART_API abi::Error cudaMallocManaged(void** devPtr, size_t size, unsigned int flags) {
   State& s = State::get();
@@ -139,7 +143,63 @@ CUDART_API abi::Error cudaMallocHost(void** ptr, size_t size) {
   return 0;
 }
 
-CUDART_API abi::Error cudaHostAlloc(void** ptr, size_t size, unsigned int flags) { return cudaMallocHost(ptr, size); }
+namespace {
+constexpr unsigned kHostAllocMapped = 0x02;  // cudaHostAllocMapped
+// cudaHostAlloc flags of the live pinned allocations that were given some.
+std::map<void*, unsigned>& host_alloc_flags() {
+  static std::map<void*, unsigned> f;
+  return f;
+}
+}  // namespace
+
+// cudaHostAllocMapped: zero-copy memory kernels may read and write. It is backed as managed memory
+// is (a host view at the device address, synchronised around kernels), so the device pointer is
+// the host pointer, as under unified addressing. Other pinned memory is plain host memory.
+CUDART_API abi::Error cudaHostAlloc(void** ptr, size_t size, unsigned int flags) {
+  if (!(flags & kHostAllocMapped)) {
+    abi::Error e = cudaMallocHost(ptr, size);
+    if (e == 0 && flags) {
+      State& s = State::get();
+      std::lock_guard g(s.mu);
+      host_alloc_flags()[*ptr] = flags;
+    }
+    return e;
+  }
+  if (!ptr) return ret(abi::ErrInvalidValue);
+  abi::Error e = cudaMallocManaged(ptr, size ? size : 1, 1);
+  if (e) return e;
+  State& s = State::get();
+  std::lock_guard g(s.mu);
+  s.host_allocs[*ptr] = size;
+  host_alloc_flags()[*ptr] = flags;
+  return 0;
+}
+
+CUDART_API abi::Error cudaHostGetFlags(unsigned int* flags, void* host) {
+  State& s = State::get();
+  std::lock_guard g(s.mu);
+  if (!flags) return ret(abi::ErrInvalidValue);
+  if (!s.host_allocs.count(host)) return ret(abi::ErrInvalidValue);
+  auto it = host_alloc_flags().find(host);
+  *flags = it == host_alloc_flags().end() ? 0 : it->second;
+  return 0;
+}
+
+CUDART_API abi::Error cudaHostGetDevicePointer(void** dev, void* host, unsigned int flags) {
+  State& s = State::get();
+  std::lock_guard g(s.mu);
+  if (!dev || flags != 0) return ret(abi::ErrInvalidValue);
+  if (s.is_managed_ptr(host)) {
+    *dev = host;
+    return 0;
+  }
+  static bool told = false;
+  if (!told)
+    fmt::print(stderr, "warpsim: cudaHostGetDevicePointer: only memory from cudaHostAlloc(..., cudaHostAllocMapped) "
+                       "is mapped into the simulated device\n");
+  told = true;
+  return ret(abi::ErrInvalidValue);
+}
 
 CUDART_API abi::Error cudaFreeHost(void* ptr) {
   State& s = State::get();
@@ -148,6 +208,10 @@ CUDART_API abi::Error cudaFreeHost(void* ptr) {
   auto it = s.host_allocs.find(ptr);
   if (it == s.host_allocs.end()) return ret(abi::ErrInvalidValue);
   s.host_allocs.erase(it);
+  auto f = host_alloc_flags().find(ptr);
+  const bool mapped = f != host_alloc_flags().end() && (f->second & kHostAllocMapped);
+  if (f != host_alloc_flags().end()) host_alloc_flags().erase(f);
+  if (mapped) return cudaFree(ptr);
   std::free(ptr);
   return 0;
 }
@@ -163,7 +227,8 @@ CUDART_API abi::Error cudaMemcpy(void* dst, const void* src, size_t count, int k
   return copy(s, dst, src, count, kind);
 }
 
-CUDART_API abi::Error cudaMemcpyAsync(void* dst, const void* src, size_t count, int kind, abi::Stream) {
+CUDART_API abi::Error cudaMemcpyAsync(void* dst, const void* src, size_t count, int kind, abi::Stream stream) {
+  if (capture_op(stream, [=](void* st) { return cudaMemcpyAsync(dst, src, count, kind, st); })) return 0;
   return cudaMemcpy(dst, src, count, kind);
 }
 
@@ -181,7 +246,9 @@ CUDART_API abi::Error cudaMemcpy2D(void* dst, size_t dpitch, const void* src, si
 }
 
 CUDART_API abi::Error cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
-                                        size_t height, int kind, abi::Stream) {
+                                        size_t height, int kind, abi::Stream stream) {
+  if (capture_op(stream, [=](void* st) { return cudaMemcpy2DAsync(dst, dpitch, src, spitch, width, height, kind, st); }))
+    return 0;
   return cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
 }
 
@@ -196,7 +263,8 @@ CUDART_API abi::Error cudaMemset(void* devPtr, int value, size_t count) {
   return memset_any(s, devPtr, value, count);
 }
 
-CUDART_API abi::Error cudaMemsetAsync(void* devPtr, int value, size_t count, abi::Stream) {
+CUDART_API abi::Error cudaMemsetAsync(void* devPtr, int value, size_t count, abi::Stream stream) {
+  if (capture_op(stream, [=](void* st) { return cudaMemsetAsync(devPtr, value, count, st); })) return 0;
   return cudaMemset(devPtr, value, count);
 }
 
@@ -224,19 +292,25 @@ CUDART_API abi::Error cudaPointerGetAttributes(abi::PointerAttributes* attr, con
   if (!attr) return ret(abi::ErrInvalidValue);
   std::memset(attr, 0, sizeof *attr);
   attr->device = s.current_device;
-  if (s.is_managed_ptr(ptr)) {
+  bool pinned = false;
+  {
+    auto it = s.host_allocs.upper_bound(const_cast<void*>(ptr));
+    if (it != s.host_allocs.begin()) {
+      --it;
+      pinned = addr(ptr) < addr(it->first) + it->second;
+    }
+  }
+  if (pinned && s.is_managed_ptr(ptr)) {
+    // cudaHostAllocMapped: host memory, mapped at the same address.
+    attr->type = 1;
+    attr->devicePointer = attr->hostPointer = const_cast<void*>(ptr);
+  } else if (s.is_managed_ptr(ptr)) {
     attr->type = 3;
     attr->devicePointer = attr->hostPointer = const_cast<void*>(ptr);
   } else if (s.is_device_ptr(ptr)) {
     attr->type = 2;
     attr->devicePointer = const_cast<void*>(ptr);
   } else {
-    bool pinned = false;
-    auto it = s.host_allocs.upper_bound(const_cast<void*>(ptr));
-    if (it != s.host_allocs.begin()) {
-      --it;
-      pinned = addr(ptr) < addr(it->first) + it->second;
-    }
     attr->type = pinned ? 1 : 0;
     attr->hostPointer = const_cast<void*>(ptr);
     attr->device = pinned ? s.current_device : -2;
@@ -300,12 +374,16 @@ CUDART_API abi::Error cudaMemcpyFromSymbol(void* dst, const void* symbol, size_t
 }
 
 CUDART_API abi::Error cudaMemcpyToSymbolAsync(const void* symbol, const void* src, size_t count, size_t offset,
-                                              int kind, abi::Stream) {
+                                              int kind, abi::Stream stream) {
+  if (capture_op(stream, [=](void* st) { return cudaMemcpyToSymbolAsync(symbol, src, count, offset, kind, st); }))
+    return 0;
   return cudaMemcpyToSymbol(symbol, src, count, offset, kind);
 }
 
 CUDART_API abi::Error cudaMemcpyFromSymbolAsync(void* dst, const void* symbol, size_t count, size_t offset, int kind,
-                                                abi::Stream) {
+                                                abi::Stream stream) {
+  if (capture_op(stream, [=](void* st) { return cudaMemcpyFromSymbolAsync(dst, symbol, count, offset, kind, st); }))
+    return 0;
   return cudaMemcpyFromSymbol(dst, symbol, count, offset, kind);
 }
 
@@ -320,17 +398,10 @@ CUDART_API abi::Error cudaMalloc3D(abi::PitchedPtr* p, abi::Extent e) {
   return 0;
 }
 
-CUDART_API abi::Error cudaMemcpy3D(const abi::Memcpy3DParms* p) {
-  State& s = State::get();
-  std::lock_guard g(s.mu);
-  if (int e = check_sticky(s)) return e;
-  if (!p) return ret(abi::ErrInvalidValue);
-  if (p->srcArray || p->dstArray) {
-    static bool told = false;
-    if (!told) fmt::print(stderr, "warpsim: cudaMemcpy3D with a cudaArray is not supported (CUDA arrays are not simulated yet)\n");
-    told = true;
-    return ret(abi::ErrNotSupported);
-  }
+namespace {
+// cudaMemcpy3D between pitched pointers (the caller holds State::mu).
+int copy3d(State& s, const abi::Memcpy3DParms& q) {
+  const abi::Memcpy3DParms* p = &q;
   const auto& sp = p->srcPtr;
   const auto& dp = p->dstPtr;
   const auto& e = p->extent;  // width in bytes for pitched pointers
@@ -346,9 +417,43 @@ CUDART_API abi::Error cudaMemcpy3D(const abi::Memcpy3DParms* p) {
     }
   return 0;
 }
+}  // namespace
 
-CUDART_API abi::Error cudaMemcpy3DAsync(const abi::Memcpy3DParms* p, abi::Stream) { return cudaMemcpy3D(p); }
-CUDART_API abi::Error cudaMemcpy3DAsync_ptsz(const abi::Memcpy3DParms* p, abi::Stream) { return cudaMemcpy3D(p); }
+CUDART_API abi::Error cudaMemcpy3D(const abi::Memcpy3DParms* p) {
+  State& s = State::get();
+  std::lock_guard g(s.mu);
+  if (int e = check_sticky(s)) return e;
+  if (!p) return ret(abi::ErrInvalidValue);
+  if (p->srcArray || p->dstArray) {
+    // An array end: its pitched storage, with positions and the extent's width in elements.
+    abi::Memcpy3DParms q = *p;
+    size_t elem = 1;
+    if (p->srcArray) {
+      q.srcArray = nullptr;
+      if (!array_as_pitched(p->srcArray, q.srcPtr, elem)) return ret(abi::ErrInvalidResourceHandle);
+      q.srcPos.x *= elem;
+    }
+    if (p->dstArray) {
+      size_t de = 1;
+      q.dstArray = nullptr;
+      if (!array_as_pitched(p->dstArray, q.dstPtr, de)) return ret(abi::ErrInvalidResourceHandle);
+      q.dstPos.x *= de;
+      elem = de;
+    }
+    q.extent.width *= elem;
+    return copy3d(s, q);
+  }
+  return copy3d(s, *p);
+}
+
+CUDART_API abi::Error cudaMemcpy3DAsync(const abi::Memcpy3DParms* p, abi::Stream stream) {
+  if (p) {
+    const abi::Memcpy3DParms q = *p;
+    if (capture_op(stream, [q](void* st) { return cudaMemcpy3DAsync(&q, st); })) return 0;
+  }
+  return cudaMemcpy3D(p);
+}
+CUDART_API abi::Error cudaMemcpy3DAsync_ptsz(const abi::Memcpy3DParms* p, abi::Stream s) { return cudaMemcpy3DAsync(p, s); }
 CUDART_API abi::Error cudaMemcpy3D_ptds(const abi::Memcpy3DParms* p) { return cudaMemcpy3D(p); }
 
 CUDART_API abi::Error cudaMemset3D(abi::PitchedPtr p, int value, abi::Extent e) {

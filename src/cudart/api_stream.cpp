@@ -51,7 +51,8 @@ CUDART_API abi::Error cudaStreamSynchronize(abi::Stream stream) {
 }
 
 CUDART_API abi::Error cudaStreamQuery(abi::Stream stream) { return cudaStreamSynchronize(stream); }
-CUDART_API abi::Error cudaStreamWaitEvent(abi::Stream stream, abi::Event, unsigned int) {
+CUDART_API abi::Error cudaStreamWaitEvent(abi::Stream stream, abi::Event event, unsigned int) {
+  if (capture_wait_event(stream, event)) return 0;  // joins a capture, or inside one: an edge only
   return cudaStreamSynchronize(stream);
 }
 CUDART_API abi::Error cudaStreamGetFlags(abi::Stream stream, unsigned int* flags) {
@@ -121,6 +122,7 @@ CUDART_API abi::Error cudaStreamCopyAttributes_ptsz(abi::Stream dst, abi::Stream
 
 CUDART_API abi::Error cudaLaunchHostFunc(abi::Stream stream, void (*fn)(void*), void* userData) {
   if (!fn) return ret(abi::ErrInvalidValue);
+  if (capture_op(stream, [=](void* st) { return cudaLaunchHostFunc(st, fn, userData); })) return 0;
   fn(userData);
   return 0;
 }
@@ -157,6 +159,7 @@ CUDART_API abi::Error cudaEventRecord(abi::Event event, abi::Stream stream) {
   std::lock_guard g(s.mu);
   auto* e = static_cast<EventObj*>(event);
   if (!s.events.count(e) || !valid_stream(s, stream)) return ret(abi::ErrInvalidResourceHandle);
+  if (capture_event_record(event, stream)) return 0;  // a node of the capture, not a time
   e->ns = s.dev->now_ns();
   e->recorded = true;
   return 0;

@@ -9,7 +9,8 @@ namespace warpsim::cudart {
 // `window`: an access-policy window given with this launch (cudaLaunchKernelEx); otherwise the
 // stream's (cudaStreamSetAttribute), if any.
 int launch_kernel(const void* func, abi::Dim3 grid, abi::Dim3 block, void** args, size_t shmem, void* stream,
-                  const timing::AccessWindow* window = nullptr);
+                  const timing::AccessWindow* window = nullptr,
+                  bool cooperative = false);
 // Checks a cudaAccessPolicyWindow as the runtime does (measured on an H100, CUDA 13) and converts
 // it: num_bytes at most cudaDevAttrMaxAccessPolicyWindowSize, hitRatio in [0, 1], missProp Normal
 // or Streaming ("Must be either NORMAL or STREAMING", driver_types.h); else cudaErrorInvalidValue.

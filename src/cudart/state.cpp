@@ -1,4 +1,5 @@
 #include "cudart/state.hpp"
+#include "ptx/link.hpp"
 
 #include <fmt/format.h>
 #include <cxxabi.h>
@@ -168,6 +169,36 @@ bool State::ensure_loaded(FatbinHandle& h) {
         h.has_cubin = true;
       }
   std::string why_not;
+  // Relocatable device code (nvcc -rdc=true): one PTX per translation unit, which reference each
+  // other's functions and variables; linked into one module, as nvlink links their cubins.
+  {
+    std::vector<const FatbinEntry*> ptxs;
+    for (auto& c : containers)
+      if (const FatbinEntry* e = best_ptx(c, arch)) ptxs.push_back(e);
+    if (ptxs.size() > 1) {
+      std::vector<std::string> units;
+      uint32_t lowest = ~0u;
+      for (auto* e : ptxs) {
+        units.emplace_back(e->payload.begin(), e->payload.end());
+        lowest = std::min(lowest, e->arch);
+      }
+      std::string text, errors;
+      if (!ptx::link_ptx(units, text, errors)) {
+        h.error = fmt::format("cannot link the PTX of {} translation units: {}\n", units.size(), errors);
+        h.error_code = abi::ErrInvalidPtx;
+        return false;
+      }
+      std::string name = fmt::format("{}[linked compute_{}].ptx", program_invocation_short_name, lowest);
+      runtime::Module* m = dev->load_ptx(text, name, errors);
+      if (!m) {
+        h.error = fmt::format("cannot load the linked PTX of {} translation units:\n{}", units.size(), errors);
+        h.error_code = abi::ErrInvalidPtx;
+        return false;
+      }
+      h.modules.push_back(m);
+      return true;
+    }
+  }
   for (size_t i = 0; i < containers.size(); ++i) {
     const FatbinEntry* e = best_ptx(containers[i], arch);
     if (!e) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -141,6 +142,19 @@ int& last_error();
 std::vector<CallConfig>& call_stack();
 
 // Records err as the last error (unless success) and returns it.
+// Stream capture (api_graph.cpp). Each returns false when `stream` is not capturing (the caller
+// then does the work itself); true when the work was recorded into the capture's graph.
+bool capture_op(void* stream, std::function<int(void*)> op);  // op(stream) replays it
+bool capture_launch(const void* func, abi::Dim3 grid, abi::Dim3 block, void** args, size_t shmem, void* stream,
+                    bool cooperative, int& err);
+bool capture_event_record(void* event, void* stream);
+bool capture_wait_event(void* stream, void* event);  // a waiting stream joins the event's capture
+bool capture_free(void* stream, void* ptr);          // cudaFreeAsync: deferred to the graph's end
+// cudaStreamCaptureStatus of a stream (0 none, 1 active) and its capture id.
+int capture_status(void* stream, unsigned long long* id);
+// For cudaMemcpy3D: a CUDA array (api_texture.cpp) as a pitched pointer, its element size in
+// `elem`; false if `a` is not a live array. The caller holds State::mu.
+bool array_as_pitched(const void* a, abi::PitchedPtr& out, size_t& elem);
 int ret(int err);
 // Prints "warpsim: NAME is not implemented" once per name.
 int not_implemented(const char* name);

@@ -66,6 +66,7 @@ void register_warp_ops();      // ops_warp.cpp: shfl/vote/match/activemask/redux
 void register_atom_ops();      // ops_atom.cpp
 void register_mma_ops();       // ops_mma.cpp: ldmatrix/stmatrix/movmatrix, mma.sync, wmma
 void register_async_ops();     // ops_async.cpp: cp.async, mbarrier
+void register_tex_ops();       // ops_tex.cpp: tex, suld.b, sust.b
 
 // Helpers for families.
 // For instructions that change nothing a functional model can observe (fences, prefetches, hints).

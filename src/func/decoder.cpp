@@ -49,6 +49,7 @@ void register_all() {
     register_warp_ops();
     register_atom_ops();
     register_mma_ops();
+    register_tex_ops();
     register_async_ops();
   });
 }
@@ -187,7 +188,7 @@ Ref DecodeCtx::ref(const Operand& o, Type t) {
       return r;
     }
     case Operand::Kind::SpecialReg: {
-      // The driver's environment registers are not modelled: %envreg0..31 read as zero.
+      // %envreg0..31 are read with mov (ops_data.cpp: LaunchState::envreg); as another operand: 0.
       if (o.sreg == SReg::Envreg) return cnst(0);
       const int s = special_slot_of(o);
       if (s < 0) {

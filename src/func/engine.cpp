@@ -612,34 +612,41 @@ struct CtaRunner {
   bool run() {
     create_warps();
     for (;;) {
-      bool progress = false, all_done = true;
-      for (auto& wp : cta.warps) {
-        Warp& w = *wp;
-        if (w.done) continue;
-        uint64_t budget = 4096;
-        if (cfg.max_warp_instructions) {
-          if (launch.warp_instrs >= cfg.max_warp_instructions) {
-            ExecCtx c{prog, launch, cta, w, w.pc[0], 0};
-            c.fault(FaultKind::InstructionLimit, 0, 0,
-                    fmt::format("stopped after {} warp instructions (limit set by the user)", launch.warp_instrs));
-            return false;
-          }
-          budget = std::min<uint64_t>(budget, cfg.max_warp_instructions - launch.warp_instrs);
-        }
-        uint64_t n = run_warp(w, budget);
-        if (launch.fault.kind != FaultKind::None) return false;
-        if (n) progress = true;
-        if (finished(w))
-          w.done = true;
-        else
-          all_done = false;
-      }
-      if (all_done) return true;
-      if (!progress) {
-        report_deadlock();
-        return false;
+      switch (round(4096)) {
+        case Round::Done: return true;
+        case Round::Fault: return false;
+        case Round::Progress: break;
+        case Round::Stuck: report_deadlock(); return false;
       }
     }
+  }
+
+  // One time slice of every unfinished warp, at most `slice` instructions each.
+  enum class Round { Done, Progress, Stuck, Fault };
+  Round round(uint64_t slice) {
+    bool progress = false, all_done = true;
+    for (auto& wp : cta.warps) {
+      Warp& w = *wp;
+      if (w.done) continue;
+      uint64_t budget = slice;
+      if (cfg.max_warp_instructions) {
+        if (launch.warp_instrs >= cfg.max_warp_instructions) {
+          ExecCtx c{prog, launch, cta, w, w.pc[0], 0};
+          c.fault(FaultKind::InstructionLimit, 0, 0,
+                  fmt::format("stopped after {} warp instructions (limit set by the user)", launch.warp_instrs));
+          return Round::Fault;
+        }
+        budget = std::min<uint64_t>(budget, cfg.max_warp_instructions - launch.warp_instrs);
+      }
+      uint64_t n = run_warp(w, budget);
+      if (launch.fault.kind != FaultKind::None) return Round::Fault;
+      if (n) progress = true;
+      if (finished(w))
+        w.done = true;
+      else
+        all_done = false;
+    }
+    return all_done ? Round::Done : progress ? Round::Progress : Round::Stuck;
   }
 
   void report_deadlock() {
@@ -801,6 +808,9 @@ bool Engine::prepare(const LoadedModule& m, const std::string& kernel, const Lau
   ls.dynamic_smem = lc.dynamic_smem;
   ls.params = lc.params;
   ls.nsmid = cfg_.num_sms;
+  ls.envreg = lc.envreg;
+  ls.textures = &textures_;
+  ls.heap = &heap_;
   uint32_t need_params = 0;
   {
     auto offs = param_offsets(*k->src);
@@ -829,6 +839,58 @@ LaunchResult Engine::launch(const LoadedModule& m, const std::string& kernel, co
   uint64_t smem = uint64_t(k->dynamic_shared_base) + lc.dynamic_smem;
   uint64_t cta_index = 0;
   uint64_t next_progress = lc.progress_every;
+  if (lc.co_resident && lc.grid.count() > 1) {
+    // Every CTA resident at once (a cooperative launch): CTAs take turns in short slices, so one
+    // that spins on memory another CTA will write (a grid barrier) lets that CTA run. Stuck only
+    // when no warp of any CTA can run.
+    std::vector<std::unique_ptr<Cta>> ctas;
+    std::vector<CtaRunner> runners;
+    ctas.reserve(lc.grid.count());
+    runners.reserve(lc.grid.count());
+    for (uint32_t z = 0; z < lc.grid.z; ++z)
+      for (uint32_t y = 0; y < lc.grid.y; ++y)
+        for (uint32_t x = 0; x < lc.grid.x; ++x, ++cta_index) {
+          auto cta = std::make_unique<Cta>();
+          cta->id = Dim3{x, y, z};
+          cta->nthreads = uint32_t(lc.block.count());
+          cta->live_threads = cta->nthreads;
+          cta->shared.assign(smem, 0);
+          cta->shared_offsets = &k->shared_offsets;
+          ls.smid = uint32_t(cta_index % cfg_.num_sms);
+          runners.push_back(CtaRunner{m.prog, ls, cfg_, *cta, cfg_.reconvergence_stack ? &ls.rpcs : nullptr});
+          runners.back().create_warps();
+          ctas.push_back(std::move(cta));
+        }
+    std::vector<bool> done(runners.size(), false);
+    size_t remaining = runners.size();
+    while (remaining) {
+      bool progress = false;
+      for (size_t i = 0; i < runners.size(); ++i) {
+        if (done[i]) continue;
+        auto r = runners[i].round(256);
+        if (r == CtaRunner::Round::Fault) return finish(m, ls, std::move(res));
+        if (r == CtaRunner::Round::Done) {
+          done[i] = true;
+          --remaining;
+          ctas[i].reset();  // its warps' storage back to the pool
+        }
+        progress |= r != CtaRunner::Round::Stuck;
+      }
+      if (lc.progress && ls.warp_instrs >= next_progress) {
+        lc.progress(runners.size() - remaining, lc.grid.count(), ls.warp_instrs);
+        next_progress = ls.warp_instrs + lc.progress_every;
+      }
+      if (remaining && !progress) {
+        for (size_t i = 0; i < runners.size(); ++i)
+          if (!done[i]) {
+            runners[i].report_deadlock();
+            break;
+          }
+        return finish(m, ls, std::move(res));
+      }
+    }
+    return finish(m, ls, std::move(res));
+  }
   for (uint32_t z = 0; z < lc.grid.z; ++z)
     for (uint32_t y = 0; y < lc.grid.y; ++y)
       for (uint32_t x = 0; x < lc.grid.x; ++x, ++cta_index) {

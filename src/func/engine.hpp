@@ -3,6 +3,7 @@
 // every instruction does; the timing layer will decide *when*.
 #pragma once
 
+#include <array>
 #include <functional>
 #include <memory>
 #include <string>
@@ -50,6 +51,14 @@ struct LaunchConfig {
   Dim3 grid, block;
   uint32_t dynamic_smem = 0;
   std::vector<uint8_t> params;  // kernel parameter buffer in .entry layout
+  // A cooperative launch (cudaLaunchCooperativeKernel): every CTA is resident at once, so CTAs
+  // may wait for each other (cooperative_groups::this_grid().sync()); the functional engine then
+  // runs all CTAs interleaved instead of one after another.
+  bool co_resident = false;
+  // The driver's environment registers %envreg0..31 (0 where the driver sets none). A cooperative
+  // launch puts its grid workspace's address in %envreg1 (high word) and %envreg2 (low word),
+  // which cooperative_groups reads (cooperative_groups/details/driver_abi.h).
+  std::array<uint32_t, 32> envreg{};
   // Called between warp time slices, at most every `progress_every` warp instructions, with
   // (CTAs done, CTAs in the grid, warp instructions so far): for progress displays on long runs.
   std::function<void(uint64_t, uint64_t, uint64_t)> progress;
@@ -114,10 +123,16 @@ class Engine {
   const EngineConfig& config() const { return cfg_; }
   // cudaDeviceSetLimit(cudaLimitStackSize): per-thread stack of later launches.
   void set_stack_bytes(uint32_t bytes) { cfg_.stack_bytes = bytes; }
+  // Texture and surface objects (cudaCreateTextureObject, ...), read by tex/suld/sust.
+  TextureTable& textures() { return textures_; }
+  // The device-side malloc heap (cudaLimitMallocHeapSize).
+  DeviceHeap& heap() { return heap_; }
 
  private:
   mem::DeviceMemory& mem_;
   EngineConfig cfg_;
+  TextureTable textures_;
+  DeviceHeap heap_{mem_};
 };
 
 // Kernel parameter layout helpers: offsets of each .entry parameter in the buffer.

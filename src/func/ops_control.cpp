@@ -188,7 +188,8 @@ void exec_builtin(ExecCtx& ctx, const DInstr& in, const CallSite& cs, uint32_t m
       if (i < cs.args.size()) std::memcpy(&v, p + cs.args[i].first, std::min<uint32_t>(8, cs.args[i].second));
       return v;
     };
-    int32_t ret = 0;
+    uint64_t ret = 0;
+    uint32_t ret_bytes = 4;
     switch (cs.builtin) {
       case CallSite::Vprintf: {
         bool ok;
@@ -213,11 +214,23 @@ void exec_builtin(ExecCtx& ctx, const DInstr& in, const CallSite& cs, uint32_t m
                               func, ctx.cta.id.x, ctx.cta.id.y, ctx.cta.id.z, t.x, t.y, t.z, msg));
         return;
       }
+      case CallSite::Malloc:
+        // 0 when the heap (cudaLimitMallocHeapSize) cannot hold it, as on hardware.
+        ret = ctx.launch.heap ? ctx.launch.heap->alloc(arg64(0)) : 0;
+        ret_bytes = 8;
+        break;
+      case CallSite::Free:
+        if (!ctx.launch.heap || !ctx.launch.heap->release(arg64(0))) {
+          ctx.fault(FaultKind::IllegalAddress, l, arg64(0),
+                    fmt::format("free(0x{:x}): not a block device-side malloc returned", arg64(0)));
+          return;
+        }
+        break;
       default:
-        ctx.fault(FaultKind::Unsupported, l, 0, "device-side malloc/free is not supported yet");
+        ctx.fault(FaultKind::Unsupported, l, 0, "unsupported built-in call");
         return;
     }
-    if (cs.ret_off != ~0u) std::memcpy(p + cs.ret_off, &ret, std::min<uint32_t>(4, cs.ret_size));
+    if (cs.ret_off != ~0u) std::memcpy(p + cs.ret_off, &ret, std::min<uint32_t>(ret_bytes, cs.ret_size));
   }
   (void)in;
 }

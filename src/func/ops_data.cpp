@@ -434,6 +434,12 @@ void exec_mov_dynamic(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
   for_lanes(ctx.dst(in.op[0]), mask, [&](unsigned) { return canon(v, in.width); });
 }
 
+// %envreg<imm>: set by the driver per launch (LaunchState::envreg).
+void exec_mov_envreg(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
+  uint64_t v = ctx.launch.envreg[size_t(in.imm) % ctx.launch.envreg.size()];
+  for_lanes(ctx.dst(in.op[0]), mask, [&](unsigned) { return canon(v, in.width); });
+}
+
 bool dec_mov(DecodeCtx& c, const Instruction& ins, DInstr& out) {
   Type t = first_type(ins);
   const Operand& d = ins.operands[0];
@@ -479,6 +485,10 @@ bool dec_mov(DecodeCtx& c, const Instruction& ins, DInstr& out) {
       case SReg::CurrentGraphExec:
         out.flags = uint32_t(a.sreg);
         out.exec = exec_mov_dynamic;
+        return true;
+      case SReg::Envreg:
+        out.imm = int64_t(a.sreg_index);
+        out.exec = exec_mov_envreg;
         return true;
       case SReg::Clusterid: case SReg::ClusterCtaid: case SReg::ClusterCtarank:
         out.op[1] = c.cnst(0);  // one-CTA clusters

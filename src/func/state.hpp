@@ -11,6 +11,8 @@
 #include "func/cache_policy.hpp"
 #include "func/mem_trace.hpp"
 #include "func/program.hpp"
+#include "func/device_heap.hpp"
+#include "func/texture.hpp"
 #include "func/zero_array.hpp"
 
 namespace warpsim::mem {
@@ -248,6 +250,9 @@ struct LaunchState {
   std::vector<uint8_t> params;      // kernel parameter buffer, laid out as the .entry declares
   uint32_t smid = 0, nsmid = 108;
   uint64_t gridid = 1;
+  std::array<uint32_t, 32> envreg{};  // %envreg0..31 (LaunchConfig::envreg)
+  const TextureTable* textures = nullptr;  // texture and surface objects (the engine's)
+  DeviceHeap* heap = nullptr;              // device-side malloc/free (the engine's)
   uint64_t clock = 0;               // %clock64: the SM's cycle (timing mode) or warp instructions so far
   double ns_per_clock = 0;          // %globaltimer scale in timing mode (0: 1 ns per clock)
   FaultInfo fault;

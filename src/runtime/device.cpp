@@ -15,6 +15,7 @@ namespace {
 constexpr int kErrInvalidValue = 1;
 constexpr int kErrInvalidConfiguration = 9;
 constexpr int kErrInvalidDeviceFunction = 98;
+constexpr int kErrCooperativeLaunchTooLarge = 720;
 }  // namespace
 
 const ptx::Function* Module::kernel(const std::string& name) const {
@@ -96,7 +97,28 @@ int Device::check(const Module& m, const ptx::Function& k, const LaunchRequest& 
                                              "(raise it with cudaFuncSetAttribute)", req.dynamic_smem, limit));
   if (!m.loaded || !m.loaded->prog.find_kernel(k.name))
     return bad(kErrInvalidDeviceFunction, "kernel is not loaded");
+  if (req.cooperative) {
+    // Every CTA of a cooperative grid must be resident at once (CUDA Programming Guide, grid
+    // synchronization): at most the occupancy limit times the SM count.
+    KernelUsage u = req.usage;
+    if (u.regs <= 0) u.regs = req.regs > 0 ? req.regs : 32;
+    const Occupancy occ = occupancy(spec_, u, int(b.count()), req.dynamic_smem);
+    const uint64_t fit = uint64_t(std::max(occ.blocks, 0)) * uint64_t(spec_.sm_count);
+    if (g.count() > fit)
+      return bad(kErrCooperativeLaunchTooLarge,
+                 fmt::format("cooperative grid of {} blocks exceeds the {} that can be resident at once ({} per SM)",
+                             g.count(), fit, occ.blocks));
+  }
   return 0;
+}
+
+uint64_t Device::grid_workspace(size_t slot) {
+  if (!grid_workspaces_) grid_workspaces_ = mem_->allocate(kWorkspaceBytes * kWorkspaceSlots, 256, "grid workspace");
+  if (!grid_workspaces_) return 0;
+  const uint64_t addr = grid_workspaces_ + kWorkspaceBytes * (slot % kWorkspaceSlots);
+  const uint32_t ws[4] = {uint32_t(kWorkspaceBytes), 0, 0, 0};  // wsSize, barrier (cleared per launch)
+  mem_->host_write(addr, ws, sizeof ws);
+  return addr;
 }
 
 LaunchOutcome Device::launch(const Module& m, const ptx::Function& k, const LaunchRequest& req) {
@@ -125,6 +147,12 @@ std::vector<LaunchOutcome> Device::launch_together(const std::vector<LaunchItem>
     lc.block = req.block;
     lc.dynamic_smem = req.dynamic_smem;
     lc.params = req.marshalled ? req.params : marshal_params(k, req.args);
+    if (req.cooperative) {
+      lc.co_resident = true;
+      const uint64_t ws = grid_workspace(i);
+      lc.envreg[1] = uint32_t(ws >> 32);
+      lc.envreg[2] = uint32_t(ws);
+    }
     KernelRecord rec;
     rec.name = k.name;
     rec.grid = req.grid;

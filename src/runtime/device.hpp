@@ -77,6 +77,10 @@ struct LaunchRequest {
   // parameter buffer, since `args` points into the caller's frame only during the launch call.
   bool marshalled = false;
   std::vector<uint8_t> params;
+  // cudaLaunchCooperativeKernel (or the cooperative launch attribute): the grid must fit on the GPU
+  // at once (else cudaErrorCooperativeLaunchTooLarge), its CTAs run co-resident, and the kernel
+  // gets a grid workspace for cooperative_groups::this_grid().sync().
+  bool cooperative = false;
 };
 
 struct LaunchItem {
@@ -141,6 +145,11 @@ class Device {
   uint64_t persisting_l2_ = 0;
   Progress progress_;
   Mode mode_ = Mode::Timing;
+  // Grid workspaces of cooperative launches (cooperative_groups' {wsSize, barrier}), one slot of
+  // kWorkspaceBytes per launch of a launch_together batch; allocated at the first one.
+  static constexpr uint64_t kWorkspaceBytes = 16, kWorkspaceSlots = 256;
+  uint64_t grid_workspaces_ = 0;
+  uint64_t grid_workspace(size_t slot);
   // The timing model's view of a prepared launch: CTA footprint and limit from the occupancy rules.
   timing::KernelLaunch timed_launch(const Module& m, const func::LaunchConfig& lc, const LaunchRequest& req,
                                     const std::string& kernel, func::LaunchState& ls);

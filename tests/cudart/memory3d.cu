@@ -1,5 +1,6 @@
-// cudaMalloc3D, cudaMemset3D(+Async), cudaMemcpy3D(+Async) on pitched pointers; the cudaArray form
-// of cudaMemcpy3D reports cudaErrorNotSupported.
+// cudaMalloc3D, cudaMemset3D(+Async), cudaMemcpy3D(+Async) on pitched pointers; cudaMemcpy3D from
+// something that is not a cudaArray reports cudaErrorInvalidResourceHandle (array copies:
+// texture.cu).
 #include <cstdio>
 #include <vector>
 
@@ -56,7 +57,7 @@ int main() {
         bad += host[(z * H + y) * W + x] != want;
       }
   printf("memcpy3DAsync H2D box + memset3DAsync: %s, %d wrong\n", cudaGetErrorName(e), bad);
-  // cudaArray forms are not supported.
+  // Not an array handle.
   cudaMemcpy3DParms a = {};
   a.srcArray = (cudaArray_t)0x1000;
   a.dstPtr = dp;

@@ -2,7 +2,8 @@
 # Builds a CUDA program the way a user does (nvcc -cudart shared -arch=sm_80) and runs it under
 # `warpsim run`, comparing its stdout with an expected file.
 # Usage: run_workload.sh WARPSIM WORKDIR SOURCE.cu EXPECTED_STDOUT|- [EXPECTED_EXIT] [STDERR_REGEX]
-# WARPSIM_RUN_MODE (timing or functional, default functional) picks the simulation mode.
+# WARPSIM_RUN_MODE (timing or functional, default functional) picks the simulation mode;
+# WARPSIM_NVCC_FLAGS adds nvcc options (e.g. --default-stream per-thread).
 # Exit 77 (CTest SKIP_RETURN_CODE) when nvcc is not on PATH.
 set -uo pipefail
 warpsim=$1 workdir=$2 src=$3 expected=$4 want_rc=${5:-0} stderr_re=${6:-}
@@ -17,7 +18,8 @@ if [[ ! -x "$bin" || "$src" -nt "$bin" ]]; then
   # Built under a temporary name and renamed: the timing and functional tests of a program may
   # build it at the same time.
   # -Xptxas -v: registers and shared memory per kernel, for the occupancy check below.
-  nvcc -cudart shared -arch=sm_80 -Xptxas -v -o "$bin.tmp.$$" "$src" 2>"$bin.ptxas.tmp.$$" ||
+  # shellcheck disable=SC2086
+  nvcc -cudart shared -arch=sm_80 ${WARPSIM_NVCC_FLAGS:-} -Xptxas -v -o "$bin.tmp.$$" "$src" 2>"$bin.ptxas.tmp.$$" ||
     { cat "$bin.ptxas.tmp.$$"; echo "FAIL: nvcc could not build $src"; exit 1; }
   mv -f "$bin.ptxas.tmp.$$" "$bin.ptxas"
   mv -f "$bin.tmp.$$" "$bin"

@@ -215,3 +215,159 @@ SPIN:
   EXPECT_EQ(r.fault.kind, func::FaultKind::Deadlock);
   EXPECT_NE(r.fault.message.find("barrier"), std::string::npos) << r.fault.message;
 }
+
+// A cooperative launch: every CTA resident, %envreg1:%envreg2 the grid workspace's address (as
+// cooperative_groups reads it). Each CTA's thread 0 adds 1 to the counter in the workspace and
+// spins until all CTAs have arrived, then reads what the other CTAs wrote before the barrier.
+// Run one CTA after another, CTA 0 would spin forever; co-resident CTAs take turns.
+namespace {
+const std::string kGridBarrier = kHead + R"(
+.visible .entry gb(.param .u64 data, .param .u64 out)
+{
+  .reg .pred %p<3>;
+  .reg .b32 %r<12>;
+  .reg .b64 %rd<12>;
+  ld.param.u64 %rd1, [data];
+  ld.param.u64 %rd2, [out];
+  mov.u32 %r1, %envreg1;
+  mov.u32 %r2, %envreg2;
+  mov.b64 %rd3, {%r2, %r1};
+  setp.eq.s64 %p1, %rd3, 0;
+  @%p1 trap;
+  mov.u32 %r3, %ctaid.x;
+  mov.u32 %r4, %nctaid.x;
+  mov.u32 %r5, %tid.x;
+  mul.wide.u32 %rd4, %r3, 4;
+  add.s64 %rd5, %rd1, %rd4;
+  add.s32 %r6, %r3, 100;
+  st.global.u32 [%rd5], %r6;
+  setp.ne.u32 %p2, %r5, 0;
+  @%p2 bra WAIT;
+  add.s64 %rd6, %rd3, 4;
+  atom.add.release.gpu.u32 %r7, [%rd6], 1;
+SPIN:
+  ld.acquire.gpu.u32 %r8, [%rd6];
+  setp.lt.u32 %p2, %r8, %r4;
+  @%p2 bra SPIN;
+WAIT:
+  bar.sync 0;
+  add.s32 %r9, %r3, 1;
+  rem.u32 %r9, %r9, %r4;
+  mul.wide.u32 %rd7, %r9, 4;
+  add.s64 %rd8, %rd1, %rd7;
+  ld.global.u32 %r10, [%rd8];
+  add.s64 %rd9, %rd2, %rd4;
+  st.global.u32 [%rd9], %r10;
+  exit;
+}
+)";
+}  // namespace
+
+TEST(Engine, CoResidentCtasPassAGridBarrier) {
+  Harness h;
+  ASSERT_TRUE(h.load(kGridBarrier));
+  const uint32_t n = 7;
+  uint64_t data = h.alloc(4 * n), out = h.alloc(4 * n), ws = h.alloc(16);
+  func::LaunchConfig lc;
+  lc.grid = {n, 1, 1};
+  lc.block = {64, 1, 1};
+  lc.co_resident = true;
+  lc.envreg[1] = uint32_t(ws >> 32);
+  lc.envreg[2] = uint32_t(ws);
+  auto r = h.run("gb", lc, Harness::Params().add(data).add(out));
+  ASSERT_TRUE(r.ok()) << r.report();
+  auto o = h.download<uint32_t>(out, n);
+  for (uint32_t i = 0; i < n; ++i) EXPECT_EQ(o[i], (i + 1) % n + 100) << i;
+  EXPECT_EQ(h.download<uint32_t>(ws + 4, 1)[0], n);
+}
+
+TEST(Engine, GridBarrierWithoutWorkspaceTraps) {
+  Harness h;
+  ASSERT_TRUE(h.load(kGridBarrier));
+  uint64_t data = h.alloc(16), out = h.alloc(16);
+  auto r = h.run("gb", {2, 1, 1}, {32, 1, 1}, Harness::Params().add(data).add(out));
+  EXPECT_EQ(r.fault.kind, func::FaultKind::Trap);
+}
+
+// Co-resident CTAs that all wait at a barrier some of their threads never reach: a deadlock,
+// reported, not a hang.
+TEST(Engine, CoResidentDeadlockIsDetected) {
+  Harness h;
+  ASSERT_TRUE(h.load(kHead + R"(
+.visible .entry k()
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<2>;
+  mov.u32 %r1, %tid.x;
+  setp.lt.u32 %p1, %r1, 32;
+  @%p1 bra DONE;
+  bar.sync 0, 64;
+  bar.sync 1;
+DONE:
+  bar.sync 1, 64;
+  exit;
+}
+)"));
+  func::LaunchConfig lc;
+  lc.grid = {3, 1, 1};
+  lc.block = {64, 1, 1};
+  lc.co_resident = true;
+  auto r = h.run("k", lc, Harness::Params());
+  EXPECT_EQ(r.fault.kind, func::FaultKind::Deadlock) << r.report();
+}
+
+// Device-side malloc/free through the heap: 16-byte aligned blocks, first fit, coalescing, NULL
+// when full, a bad free faults.
+TEST(Engine, DeviceHeapMallocFree) {
+  Harness h;
+  ASSERT_TRUE(h.load(kHead + R"(
+.extern .func (.param .b64 r) malloc(.param .b64 n);
+.extern .func free(.param .b64 p);
+.visible .entry k(.param .u64 out, .param .u64 n)
+{
+  .reg .b64 %rd<8>;
+  ld.param.u64 %rd1, [out];
+  ld.param.u64 %rd2, [n];
+  {
+  .param .b64 a;
+  st.param.b64 [a], %rd2;
+  .param .b64 r;
+  call.uni (r), malloc, (a);
+  ld.param.b64 %rd3, [r];
+  }
+  st.global.u64 [%rd1], %rd3;
+  exit;
+}
+.visible .entry f(.param .u64 p)
+{
+  .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [p];
+  {
+  .param .b64 a;
+  st.param.b64 [a], %rd1;
+  call.uni free, (a);
+  }
+  exit;
+}
+)"));
+  ASSERT_TRUE(h.eng.heap().set_capacity(4096));
+  uint64_t out = h.alloc(8);
+  auto malloc_ = [&](uint64_t n) {
+    auto r = h.run("k", {1, 1, 1}, {1, 1, 1}, Harness::Params().add(out).add(n));
+    EXPECT_TRUE(r.ok()) << r.report();
+    return h.download<uint64_t>(out, 1)[0];
+  };
+  auto free_ = [&](uint64_t p) { return h.run("f", {1, 1, 1}, {1, 1, 1}, Harness::Params().add(p)); };
+  uint64_t a = malloc_(10), b = malloc_(100), c = malloc_(16);
+  EXPECT_NE(a, 0u);
+  EXPECT_EQ(a % 16, 0u);
+  EXPECT_EQ(b, a + 16);   // 10 rounded to 16
+  EXPECT_EQ(c, b + 112);  // 100 rounded to 112
+  EXPECT_FALSE(h.eng.heap().set_capacity(1 << 20));  // in use
+  EXPECT_EQ(malloc_(5000), 0u);                      // more than the heap
+  ASSERT_TRUE(free_(a).ok());
+  ASSERT_TRUE(free_(b).ok());
+  EXPECT_EQ(malloc_(128), a);  // a and b coalesced
+  auto bad = free_(b);         // b is inside the new block, not its start
+  EXPECT_EQ(bad.fault.kind, func::FaultKind::IllegalAddress);
+}

@@ -85,6 +85,11 @@ struct Harness {
     lc.params = p.bytes;
     return eng.launch(*mod, kernel, lc);
   }
+  // A launch given as a whole configuration (co-resident CTAs, environment registers, ...).
+  func::LaunchResult run(const std::string& kernel, func::LaunchConfig lc, const Params& p) {
+    lc.params = p.bytes;
+    return eng.launch(*mod, kernel, lc);
+  }
 };
 
 }  // namespace warpsim::test

@@ -1,0 +1,397 @@
+// CUDA arrays, texture objects and surface objects.
+//
+// A cudaArray is a pitched allocation in device memory (rows 512-byte aligned, as cudaMallocPitch
+// gives): its layout is opaque to programs, which reach it only through the array copy functions
+// and texture/surface objects. Texture and surface objects are entries of the engine's
+// func::TextureTable (handles are small integers, as the driver's), read by tex/suld/sust.
+// Not supported: mipmapped and layered arrays, cube maps, texture references, resource views,
+// sRGB, anisotropic filtering (each an error, not a silent approximation).
+#include <fmt/format.h>
+
+#include <cstring>
+#include <map>
+#include <memory>
+
+#include "cudart/abi.hpp"
+#include "cudart/export.hpp"
+#include "cudart/state.hpp"
+#include "func/texture.hpp"
+
+using namespace warpsim;
+using namespace warpsim::cudart;
+
+namespace {
+
+// driver_types.h / texture_types.h
+struct ChannelFormatDesc {
+  int x, y, z, w;
+  int f;  // cudaChannelFormatKind: 0 signed, 1 unsigned, 2 float, 3 none
+};
+struct ResourceDesc {
+  int resType;  // 0 array, 1 mipmapped array, 2 linear, 3 pitch2D
+  union {
+    struct {
+      void* array;
+    } array;
+    struct {
+      void* mipmap;
+    } mipmap;
+    struct {
+      void* devPtr;
+      ChannelFormatDesc desc;
+      size_t sizeInBytes;
+    } linear;
+    struct {
+      void* devPtr;
+      ChannelFormatDesc desc;
+      size_t width, height, pitchInBytes;
+    } pitch2D;
+    struct {
+      int reserved[32];
+    } reserved;
+  } res;
+  unsigned flags;
+};
+struct TextureDescAbi {
+  int addressMode[3];
+  int filterMode;
+  int readMode;
+  int sRGB;
+  float borderColor[4];
+  int normalizedCoords;
+  unsigned maxAnisotropy;
+  int mipmapFilterMode;
+  float mipmapLevelBias, minMipmapLevelClamp, maxMipmapLevelClamp;
+  int disableTrilinearOptimization;
+  int seamlessCubemap;
+};
+static_assert(sizeof(ChannelFormatDesc) == 20);
+static_assert(sizeof(ResourceDesc) == 144);
+static_assert(sizeof(TextureDescAbi) == 72);
+
+struct ArrayObj {
+  ChannelFormatDesc desc;
+  size_t width = 0, height = 0, depth = 0;  // as given (0 for absent dimensions)
+  unsigned flags = 0;
+  uint64_t base = 0, pitch = 0;
+  size_t elem_bytes() const { return size_t(desc.x + desc.y + desc.z + desc.w) / 8; }
+  size_t rows() const { return (height ? height : 1) * (depth ? depth : 1); }
+};
+
+std::map<const void*, std::unique_ptr<ArrayObj>>& arrays() {
+  static std::map<const void*, std::unique_ptr<ArrayObj>> a;
+  return a;
+}
+
+ArrayObj* find_array(const void* a) {
+  auto it = arrays().find(a);
+  return it == arrays().end() ? nullptr : it->second.get();
+}
+
+// A channel format the simulator can read: 1, 2 or 4 channels of equal 8/16/32-bit size.
+bool format_of(const ChannelFormatDesc& d, func::TextureDesc& t) {
+  const int ch = (d.x > 0) + (d.y > 0) + (d.z > 0) + (d.w > 0);
+  if (ch == 0 || ch == 3 || d.x <= 0) return false;
+  const int bits[4] = {d.x, d.y, d.z, d.w};
+  for (int i = 0; i < ch; ++i)
+    if (bits[i] != d.x) return false;
+  if (d.x != 8 && d.x != 16 && d.x != 32) return false;
+  if (d.f < 0 || d.f > 2) return false;
+  if (d.f == 2 && d.x == 8) return false;
+  t.channels = uint8_t(ch);
+  t.channel_bytes = uint8_t(d.x / 8);
+  t.kind = d.f == 0 ? func::ChannelKind::Signed : d.f == 1 ? func::ChannelKind::Unsigned : func::ChannelKind::Float;
+  return true;
+}
+
+int allocate_array(void** out, const ChannelFormatDesc* desc, size_t w, size_t h, size_t d, unsigned flags) {
+  State& s = State::get();
+  std::lock_guard g(s.mu);
+  if (s.sticky) return ret(s.sticky);
+  func::TextureDesc probe;
+  if (!out || !desc || w == 0 || !format_of(*desc, probe)) return ret(abi::ErrInvalidValue);
+  if ((d && !h) || (flags & ~0x3u & ~0x20u)) {
+    // cudaArrayLayered (1), cubemaps (4), texture gather (8), ... are not modelled.
+    if (flags & 0x1) fmt::print(stderr, "warpsim: layered CUDA arrays are not supported\n");
+    return ret(abi::ErrInvalidValue);
+  }
+  auto a = std::make_unique<ArrayObj>();
+  a->desc = *desc;
+  a->width = w;
+  a->height = h;
+  a->depth = d;
+  a->flags = flags;
+  a->pitch = (w * a->elem_bytes() + 511) / 512 * 512;
+  a->base = s.dev->memory().allocate(a->pitch * a->rows(), 512, "cudaArray");
+  if (!a->base) return ret(abi::ErrMemoryAllocation);
+  *out = a.get();
+  arrays().emplace(a.get(), std::move(a));
+  return 0;
+}
+
+}  // namespace
+
+namespace warpsim::cudart {
+bool array_as_pitched(const void* a, abi::PitchedPtr& out, size_t& elem) {
+  const ArrayObj* arr = find_array(a);
+  if (!arr) return false;
+  out.ptr = reinterpret_cast<void*>(arr->base);
+  out.pitch = arr->pitch;
+  out.xsize = arr->width;
+  out.ysize = arr->height ? arr->height : 1;
+  elem = arr->elem_bytes();
+  return true;
+}
+}  // namespace warpsim::cudart
+
+extern "C" abi::Error cudaMemcpy2D(void*, size_t, const void*, size_t, size_t, size_t, int);
+
+CUDART_API ChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w, int f) {
+  return ChannelFormatDesc{x, y, z, w, f};
+}
+
+CUDART_API abi::Error cudaMallocArray(void** array, const ChannelFormatDesc* desc, size_t width, size_t height,
+                                      unsigned int flags) {
+  return allocate_array(array, desc, width, height, 0, flags);
+}
+
+CUDART_API abi::Error cudaMalloc3DArray(void** array, const ChannelFormatDesc* desc, abi::Extent e,
+                                        unsigned int flags) {
+  return allocate_array(array, desc, e.width, e.height, e.depth, flags);
+}
+
+CUDART_API abi::Error cudaFreeArray(void* array) {
+  State& s = State::get();
+  std::lock_guard g(s.mu);
+  if (!array) return 0;
+  auto it = arrays().find(array);
+  if (it == arrays().end()) return ret(abi::ErrInvalidResourceHandle);
+  s.dev->memory().release(it->second->base);
+  arrays().erase(it);
+  return 0;
+}
+
+CUDART_API abi::Error cudaArrayGetInfo(ChannelFormatDesc* desc, abi::Extent* extent, unsigned int* flags,
+                                       void* array) {
+  State& s = State::get();
+  std::lock_guard g(s.mu);
+  const ArrayObj* a = find_array(array);
+  if (!a) return ret(abi::ErrInvalidResourceHandle);
+  if (desc) *desc = a->desc;
+  if (extent) *extent = abi::Extent{a->width, a->height, a->depth};
+  if (flags) *flags = a->flags;
+  return 0;
+}
+
+CUDART_API abi::Error cudaGetChannelDesc(ChannelFormatDesc* desc, const void* array) {
+  State& s = State::get();
+  std::lock_guard g(s.mu);
+  const ArrayObj* a = find_array(array);
+  if (!a) return ret(abi::ErrInvalidResourceHandle);
+  if (!desc) return ret(abi::ErrInvalidValue);
+  *desc = a->desc;
+  return 0;
+}
+
+// ------------------------------------------------------------------ copies (offsets: bytes in x, rows in y)
+
+namespace {
+// The device address of (x bytes, y rows) of an array, after checking that width x height fits.
+int array_region(const void* array, size_t x, size_t y, size_t width, size_t height, uint64_t& addr,
+                 uint64_t& pitch) {
+  State& s = State::get();
+  std::lock_guard g(s.mu);
+  const ArrayObj* a = find_array(array);
+  if (!a) return ret(abi::ErrInvalidResourceHandle);
+  if (x + width > a->width * a->elem_bytes() || y + height > a->rows()) return ret(abi::ErrInvalidValue);
+  addr = a->base + y * a->pitch + x;
+  pitch = a->pitch;
+  return 0;
+}
+}  // namespace
+
+CUDART_API abi::Error cudaMemcpy2DToArray(void* dst, size_t wOffset, size_t hOffset, const void* src, size_t spitch,
+                                          size_t width, size_t height, int kind) {
+  uint64_t addr = 0, pitch = 0;
+  if (int e = array_region(dst, wOffset, hOffset, width, height, addr, pitch)) return e;
+  return cudaMemcpy2D(reinterpret_cast<void*>(addr), pitch, src, spitch, width, height, kind);
+}
+
+CUDART_API abi::Error cudaMemcpy2DFromArray(void* dst, size_t dpitch, const void* src, size_t wOffset,
+                                            size_t hOffset, size_t width, size_t height, int kind) {
+  uint64_t addr = 0, pitch = 0;
+  if (int e = array_region(src, wOffset, hOffset, width, height, addr, pitch)) return e;
+  return cudaMemcpy2D(dst, dpitch, reinterpret_cast<const void*>(addr), pitch, width, height, kind);
+}
+
+CUDART_API abi::Error cudaMemcpy2DToArrayAsync(void* dst, size_t wOffset, size_t hOffset, const void* src,
+                                               size_t spitch, size_t width, size_t height, int kind, abi::Stream) {
+  return cudaMemcpy2DToArray(dst, wOffset, hOffset, src, spitch, width, height, kind);
+}
+
+CUDART_API abi::Error cudaMemcpy2DFromArrayAsync(void* dst, size_t dpitch, const void* src, size_t wOffset,
+                                                 size_t hOffset, size_t width, size_t height, int kind, abi::Stream) {
+  return cudaMemcpy2DFromArray(dst, dpitch, src, wOffset, hOffset, width, height, kind);
+}
+
+// The deprecated 1D forms: `count` bytes from (wOffset, hOffset), continuing on the next rows.
+CUDART_API abi::Error cudaMemcpyToArray(void* dst, size_t wOffset, size_t hOffset, const void* src, size_t count,
+                                        int kind) {
+  size_t row = 0;
+  {
+    State& s = State::get();
+    std::lock_guard g(s.mu);
+    const ArrayObj* a = find_array(dst);
+    if (!a) return ret(abi::ErrInvalidResourceHandle);
+    row = a->width * a->elem_bytes();
+  }
+  const char* p = static_cast<const char*>(src);
+  while (count) {
+    if (wOffset >= row) return ret(abi::ErrInvalidValue);
+    const size_t n = std::min(count, row - wOffset);
+    if (int e = cudaMemcpy2DToArray(dst, wOffset, hOffset, p, n, n, 1, kind)) return e;
+    p += n;
+    count -= n;
+    wOffset = 0;
+    ++hOffset;
+  }
+  return 0;
+}
+
+CUDART_API abi::Error cudaMemcpyFromArray(void* dst, const void* src, size_t wOffset, size_t hOffset, size_t count,
+                                          int kind) {
+  size_t row = 0;
+  {
+    State& s = State::get();
+    std::lock_guard g(s.mu);
+    const ArrayObj* a = find_array(src);
+    if (!a) return ret(abi::ErrInvalidResourceHandle);
+    row = a->width * a->elem_bytes();
+  }
+  char* p = static_cast<char*>(dst);
+  while (count) {
+    if (wOffset >= row) return ret(abi::ErrInvalidValue);
+    const size_t n = std::min(count, row - wOffset);
+    if (int e = cudaMemcpy2DFromArray(p, n, src, wOffset, hOffset, n, 1, kind)) return e;
+    p += n;
+    count -= n;
+    wOffset = 0;
+    ++hOffset;
+  }
+  return 0;
+}
+
+// ------------------------------------------------------------------ texture and surface objects
+
+namespace {
+int resource_of(const ResourceDesc& r, func::TextureDesc& t) {
+  switch (r.resType) {
+    case 0: {  // array
+      const ArrayObj* a = find_array(r.res.array.array);
+      if (!a) return abi::ErrInvalidResourceHandle;
+      if (!format_of(a->desc, t)) return abi::ErrInvalidValue;
+      t.base = a->base;
+      t.pitch = a->pitch;
+      t.width = uint32_t(a->width);
+      t.height = uint32_t(a->height ? a->height : 1);
+      t.depth = uint32_t(a->depth ? a->depth : 1);
+      t.slice_pitch = t.pitch * t.height;
+      return 0;
+    }
+    case 2: {  // linear
+      if (!r.res.linear.devPtr || !format_of(r.res.linear.desc, t)) return abi::ErrInvalidValue;
+      t.base = reinterpret_cast<uint64_t>(r.res.linear.devPtr);
+      t.width = uint32_t(r.res.linear.sizeInBytes / t.elem_bytes());
+      t.pitch = r.res.linear.sizeInBytes;
+      t.slice_pitch = t.pitch;
+      t.linear = true;
+      return t.width ? 0 : abi::ErrInvalidValue;
+    }
+    case 3: {  // pitch2D
+      const auto& p = r.res.pitch2D;
+      if (!p.devPtr || !format_of(p.desc, t) || p.width == 0 || p.height == 0) return abi::ErrInvalidValue;
+      if (p.pitchInBytes < p.width * t.elem_bytes()) return abi::ErrInvalidValue;
+      t.base = reinterpret_cast<uint64_t>(p.devPtr);
+      t.width = uint32_t(p.width);
+      t.height = uint32_t(p.height);
+      t.pitch = p.pitchInBytes;
+      t.slice_pitch = t.pitch * t.height;
+      return 0;
+    }
+    default:
+      fmt::print(stderr, "warpsim: mipmapped-array texture resources are not supported\n");
+      return abi::ErrNotSupported;
+  }
+}
+}  // namespace
+
+CUDART_API abi::Error cudaCreateTextureObject(unsigned long long* tex, const ResourceDesc* res,
+                                              const TextureDescAbi* td, const void* view) {
+  State& s = State::get();
+  std::lock_guard g(s.mu);
+  if (s.sticky) return ret(s.sticky);
+  if (!tex || !res || !td) return ret(abi::ErrInvalidValue);
+  if (view) {
+    fmt::print(stderr, "warpsim: texture resource views are not supported\n");
+    return ret(abi::ErrNotSupported);
+  }
+  func::TextureDesc t;
+  if (int e = resource_of(*res, t)) return ret(e);
+  for (int i = 0; i < 3; ++i) {
+    if (td->addressMode[i] < 0 || td->addressMode[i] > 3) return ret(abi::ErrInvalidValue);
+    t.address[i] = func::AddressMode(td->addressMode[i]);
+  }
+  if (td->filterMode < 0 || td->filterMode > 1 || td->readMode < 0 || td->readMode > 1) return ret(abi::ErrInvalidValue);
+  t.filter_linear = td->filterMode == 1;
+  t.read_normalized = td->readMode == 1;
+  t.normalized_coords = td->normalizedCoords != 0;
+  std::memcpy(t.border, td->borderColor, sizeof t.border);
+  // As the runtime: linear filtering needs float results (a float format or normalized reads).
+  if (t.filter_linear && t.kind != func::ChannelKind::Float && !(t.read_normalized && t.channel_bytes <= 2))
+    return ret(abi::ErrInvalidValue);
+  if (t.linear && (t.filter_linear || t.normalized_coords)) {
+    // tex1Dfetch reads elements by index; a linear resource has no sampler.
+    t.filter_linear = false;
+    t.normalized_coords = false;
+  }
+  if (td->sRGB) {
+    fmt::print(stderr, "warpsim: sRGB textures are not supported\n");
+    return ret(abi::ErrNotSupported);
+  }
+  *tex = s.dev->engine().textures().create(t);
+  return 0;
+}
+
+CUDART_API abi::Error cudaDestroyTextureObject(unsigned long long tex) {
+  State& s = State::get();
+  std::lock_guard g(s.mu);
+  const func::TextureDesc* t = s.dev->engine().textures().find(tex);
+  if (!t || t->surface) return ret(abi::ErrInvalidValue);
+  s.dev->engine().textures().destroy(tex);
+  return 0;
+}
+
+CUDART_API abi::Error cudaCreateSurfaceObject(unsigned long long* surf, const ResourceDesc* res) {
+  State& s = State::get();
+  std::lock_guard g(s.mu);
+  if (s.sticky) return ret(s.sticky);
+  if (!surf || !res) return ret(abi::ErrInvalidValue);
+  if (res->resType != 0) return ret(abi::ErrInvalidValue);  // surfaces are backed by arrays only
+  const ArrayObj* a = find_array(res->res.array.array);
+  if (!a) return ret(abi::ErrInvalidResourceHandle);
+  if (!(a->flags & 0x2)) return ret(abi::ErrInvalidValue);  // needs cudaArraySurfaceLoadStore
+  func::TextureDesc t;
+  if (int e = resource_of(*res, t)) return ret(e);
+  t.surface = true;
+  *surf = s.dev->engine().textures().create(t);
+  return 0;
+}
+
+CUDART_API abi::Error cudaDestroySurfaceObject(unsigned long long surf) {
+  State& s = State::get();
+  std::lock_guard g(s.mu);
+  const func::TextureDesc* t = s.dev->engine().textures().find(surf);
+  if (!t || !t->surface) return ret(abi::ErrInvalidValue);
+  s.dev->engine().textures().destroy(surf);
+  return 0;
+}

@@ -1,0 +1,346 @@
+// Texture and surface instructions on bindless objects (PTX ISA 8.7, 9.7.10 tex, 9.7.11 suld/sust),
+// unified texture mode (the texture operand is a cudaTextureObject_t handle; no separate sampler):
+//
+// - tex.{1d,2d,3d}.v4.{f32,s32,u32}.{f32,s32} d, [t, {c}] (and .level/.grad, which read level 0:
+//   the runtime creates no mipmapped textures). Float coordinates go through the texture's sampler
+//   as the CUDA Programming Guide's "Texture Fetching" appendix describes: normalized coordinates
+//   are scaled by the size; point sampling takes floor(x); linear filtering takes the texels around
+//   x - 0.5 with weights in 9-bit fixed point (8 fractional bits); the address mode (wrap and
+//   mirror only with normalized coordinates, else clamp; border reads the border colour) maps each
+//   texel index into the resource. Integer coordinates (tex1Dfetch) fetch the element directly;
+//   outside a linear buffer they read 0. cudaReadModeNormalizedFloat maps 8/16-bit integers to
+//   [0, 1] (unsigned) or [-1, 1] (signed); 16-bit float channels are widened. Channels the format
+//   lacks read 0.
+// - suld.b / sust.b.{1d,2d,3d}{.v2,.v4}.{b8,b16,b32,b64}{.trap,.clamp,.zero}: the x coordinate is
+//   in bytes, y and z in rows and slices; out of range: .trap faults, .clamp uses the nearest
+//   element, .zero reads 0 and drops stores.
+//
+// Every element access is a global-memory access of the resource (memory_access.hpp), so faults and
+// the timing model's access trace are those of loads and stores.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "func/decode.hpp"
+#include "func/exec.hpp"
+#include "func/memory_access.hpp"
+#include "func/softfloat.hpp"
+
+namespace warpsim::func {
+
+using namespace ptx;
+
+namespace {
+
+unsigned geometry(const Instruction& ins) {
+  return ins.has(Mod::g1d) ? 1 : ins.has(Mod::g2d) ? 2 : ins.has(Mod::g3d) ? 3 : 0;
+}
+
+// A brace list or a single register: its first n elements.
+bool elements(const Operand& o, unsigned n, std::vector<const Operand*>& out) {
+  out.clear();
+  if (o.kind == Operand::Kind::Vector) {
+    if (o.elems.size() < n) return false;
+    for (unsigned i = 0; i < n; ++i) out.push_back(&o.elems[i]);
+    return true;
+  }
+  if (n != 1) return false;
+  out.push_back(&o);
+  return true;
+}
+
+const TextureDesc* object(ExecCtx& ctx, uint64_t h, bool surface, unsigned lane, const char* what) {
+  const TextureDesc* t = ctx.launch.textures ? ctx.launch.textures->find(h) : nullptr;
+  if (!t || t->surface != surface) {
+    ctx.fault(FaultKind::IllegalAddress, lane, h,
+              fmt::format("{}: 0x{:x} is not a live {} object", what, h, surface ? "surface" : "texture"));
+    return nullptr;
+  }
+  return t;
+}
+
+// ------------------------------------------------------------------ tex
+
+// flags: bits 0-1 dimensions, bit 4 float coordinates, bits 8-9 result type (0 f32, 1 s32, 2 u32).
+// Operands: d0..d3, handle, coordinates.
+constexpr unsigned kTexFloatCoords = 1u << 4;
+
+int64_t map_index(int64_t i, uint32_t n, AddressMode m, bool& border) {
+  switch (m) {
+    case AddressMode::Wrap: {
+      int64_t r = i % int64_t(n);
+      return r < 0 ? r + n : r;
+    }
+    case AddressMode::Mirror: {
+      int64_t p = 2 * int64_t(n), r = i % p;
+      if (r < 0) r += p;
+      return r >= int64_t(n) ? p - 1 - r : r;
+    }
+    case AddressMode::Border:
+      if (i < 0 || i >= int64_t(n)) border = true;
+      return std::clamp<int64_t>(i, 0, int64_t(n) - 1);
+    case AddressMode::Clamp:
+    default: return std::clamp<int64_t>(i, 0, int64_t(n) - 1);
+  }
+}
+
+// The element's channels: as floats (the read mode applied) and as integers.
+bool read_texel(ExecCtx& ctx, unsigned l, const TextureDesc& t, const int64_t idx[3], float f[4], uint32_t u[4]) {
+  const uint64_t addr = t.base + uint64_t(idx[2]) * t.slice_pitch + uint64_t(idx[1]) * t.pitch +
+                        uint64_t(idx[0]) * t.elem_bytes();
+  const unsigned cb = t.channel_bytes;
+  for (unsigned c = 0; c < 4; ++c) {
+    f[c] = 0;
+    u[c] = 0;
+    if (c >= t.channels) continue;
+    const uint8_t* p = resolve_access(ctx, AccessSpace::Global, l, addr + c * cb, cb, false);
+    if (!p) return false;
+    const uint64_t raw = load_bytes(p, cb);
+    switch (t.kind) {
+      case ChannelKind::Float: {
+        uint32_t bits = cb == 2 ? uint32_t(sf::convert(sf::kF16, raw, sf::kF32, sf::Mode::Rn)) : uint32_t(raw);
+        std::memcpy(&f[c], &bits, 4);
+        u[c] = bits;
+        break;
+      }
+      case ChannelKind::Unsigned:
+        u[c] = uint32_t(raw);
+        f[c] = t.read_normalized && cb <= 2 ? float(double(raw) / double((1u << (8 * cb)) - 1)) : float(uint32_t(raw));
+        break;
+      case ChannelKind::Signed: {
+        const unsigned bits = 8 * cb;
+        int64_t v = bits >= 64 ? int64_t(raw) : int64_t(raw << (64 - bits)) >> (64 - bits);
+        u[c] = uint32_t(int32_t(v));
+        f[c] = t.read_normalized && cb <= 2 ? std::max(-1.0f, float(double(v) / double((1u << (bits - 1)) - 1)))
+                                            : float(int32_t(v));
+        break;
+      }
+    }
+  }
+  return true;
+}
+
+void exec_tex(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
+  const Ref* ops = ctx.ops(in);
+  const unsigned dims = in.flags & 3;
+  const bool fcoords = in.flags & kTexFloatCoords;
+  const unsigned rtype = (in.flags >> 8) & 3;
+  const uint64_t* h = ctx.src(ops[4]);
+  const uint64_t* cs[3] = {nullptr, nullptr, nullptr};
+  for (unsigned i = 0; i < dims; ++i) cs[i] = ctx.src(ops[5 + i]);
+  uint32_t out[4][kWarpSize] = {};
+  for (unsigned l = 0; l < kWarpSize; ++l) {
+    if (!(mask >> l & 1)) continue;
+    const TextureDesc* t = object(ctx, h[l], false, l, "tex");
+    if (!t) return;
+    const uint32_t size[3] = {t->width, t->height, t->depth};
+    float acc[4] = {0, 0, 0, 0};
+    uint32_t ints[4] = {0, 0, 0, 0};
+    if (!fcoords) {
+      // Integer coordinates: the element itself, no sampler.
+      int64_t idx[3] = {0, 0, 0};
+      bool outside = false, border = false;
+      for (unsigned d = 0; d < dims; ++d) {
+        int64_t i = int32_t(uint32_t(cs[d][l]));
+        if (t->linear) outside |= i < 0 || i >= int64_t(size[d]);
+        else {
+          AddressMode m = t->address[d];
+          if (!t->normalized_coords && (m == AddressMode::Wrap || m == AddressMode::Mirror)) m = AddressMode::Clamp;
+          i = map_index(i, size[d], m, border);
+        }
+        idx[d] = i;
+      }
+      if (outside) {
+        // zero
+      } else if (border) {
+        std::memcpy(acc, t->border, sizeof acc);
+        for (unsigned c = 0; c < 4; ++c) ints[c] = uint32_t(int32_t(t->border[c]));
+      } else if (!read_texel(ctx, l, *t, idx, acc, ints)) {
+        return;
+      }
+    } else {
+      // Float coordinates through the sampler.
+      const bool lin = t->filter_linear && rtype == 0;
+      int64_t base[3] = {0, 0, 0};
+      float frac[3] = {0, 0, 0};
+      for (unsigned d = 0; d < dims; ++d) {
+        float x;
+        uint32_t bits = uint32_t(cs[d][l]);
+        std::memcpy(&x, &bits, 4);
+        if (std::isnan(x)) x = 0;
+        if (t->normalized_coords) x *= float(size[d]);
+        if (lin) x -= 0.5f;
+        x = std::clamp(x, -1e9f, 1e9f);
+        const float fl = std::floor(x);
+        base[d] = int64_t(fl);
+        // 9-bit fixed-point weight with 8 fractional bits.
+        if (lin) frac[d] = std::nearbyint((x - fl) * 256.0f) / 256.0f;
+      }
+      const unsigned corners = lin ? 1u << dims : 1u;
+      for (unsigned k = 0; k < corners; ++k) {
+        int64_t idx[3] = {0, 0, 0};
+        float w = 1;
+        bool border = false;
+        for (unsigned d = 0; d < dims; ++d) {
+          const unsigned up = k >> d & 1;
+          if (lin) w *= up ? frac[d] : 1 - frac[d];
+          AddressMode m = t->address[d];
+          if (!t->normalized_coords && (m == AddressMode::Wrap || m == AddressMode::Mirror)) m = AddressMode::Clamp;
+          idx[d] = map_index(base[d] + up, size[d], m, border);
+        }
+        if (lin && w == 0) continue;
+        float f[4];
+        uint32_t u[4];
+        if (border) {
+          std::memcpy(f, t->border, sizeof f);
+          for (unsigned c = 0; c < 4; ++c) u[c] = uint32_t(int32_t(t->border[c]));
+        } else if (!read_texel(ctx, l, *t, idx, f, u)) {
+          return;
+        }
+        for (unsigned c = 0; c < 4; ++c) acc[c] += lin ? w * f[c] : f[c];
+        if (!lin) std::memcpy(ints, u, sizeof ints);
+      }
+    }
+    for (unsigned c = 0; c < 4; ++c) {
+      if (rtype == 0) std::memcpy(&out[c][l], &acc[c], 4);
+      else out[c][l] = ints[c];
+    }
+  }
+  for (unsigned c = 0; c < 4; ++c)
+    if (!ops[c].is_none()) for_lanes(ctx.dst(ops[c]), mask, [&](unsigned l) { return uint64_t(out[c][l]); });
+}
+
+bool dec_tex(DecodeCtx& c, const Instruction& ins, DInstr& out) {
+  const unsigned dims = geometry(ins);
+  if (!dims) return c.fail("tex: only the 1d, 2d and 3d geometries are supported (not layered, cube or multisample)");
+  const auto ts = ins.types();
+  const Type dt = ts[0], ct = ts[1];
+  if (!ins.has(Mod::v4) || (dt != Type::F32 && dt != Type::S32 && dt != Type::U32))
+    return c.fail("tex: only the .v4.f32, .v4.s32 and .v4.u32 results are supported");
+  if (ct != Type::F32 && ct != Type::S32) return c.fail("tex: coordinates must be .f32 or .s32");
+  const size_t want = ins.has(Mod::level) ? 3 : ins.has(Mod::grad) ? 4 : 2;
+  if (ins.operands.size() != want)
+    return c.fail("tex: a destination predicate, texel offset or depth compare is not supported");
+  const Operand& d = ins.operands[0];
+  const Operand& a = ins.operands[1];
+  if (d.kind != Operand::Kind::Vector || d.elems.size() != 4) return c.fail("tex: the destination must be a 4-vector");
+  if (a.kind != Operand::Kind::MemList || a.elems.size() != 2)
+    return c.fail("tex: only unified texture mode [texture, {coordinates}] is supported (no separate sampler)");
+  std::vector<const Operand*> coords;
+  if (!elements(a.elems[1], dims, coords)) return c.fail("tex: too few coordinates for the geometry");
+  std::vector<Ref> refs;
+  const Type rt = dt == Type::F32 ? Type::B32 : dt;
+  for (auto& e : d.elems) refs.push_back(e.kind == Operand::Kind::Sink ? Ref::none() : c.ref(e, rt));
+  refs.push_back(c.ref(a.elems[0], Type::B64));
+  for (auto* o : coords) refs.push_back(c.ref(*o, ct));
+  if (!c.error.empty()) return false;
+  c.set_ops(out, refs);
+  out.flags = dims | (ct == Type::F32 ? kTexFloatCoords : 0u) | (dt == Type::S32 ? 1u : dt == Type::U32 ? 2u : 0u) << 8;
+  out.exec = exec_tex;
+  return true;
+}
+
+// ------------------------------------------------------------------ suld.b / sust.b
+
+// flags: bits 0-1 dimensions, bits 4-6 vector count, bits 8-9 boundary (0 trap, 1 clamp, 2 zero),
+// bits 12-15 component bytes. Operands: suld d..., handle, coords; sust handle, coords, values...
+enum Boundary : unsigned { kTrap = 0, kClamp = 1, kZero = 2 };
+
+template <bool Store>
+void exec_surface(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
+  const Ref* ops = ctx.ops(in);
+  const unsigned dims = in.flags & 3, n = (in.flags >> 4) & 7, boundary = (in.flags >> 8) & 3;
+  const unsigned eb = (in.flags >> 12) & 15;
+  const unsigned hop = Store ? 0 : n;  // operand index of the handle
+  const uint64_t* h = ctx.src(ops[hop]);
+  const uint64_t* cs[3] = {nullptr, nullptr, nullptr};
+  for (unsigned i = 0; i < dims; ++i) cs[i] = ctx.src(ops[hop + 1 + i]);
+  uint64_t vals[4][kWarpSize] = {};
+  if (Store)
+    for (unsigned k = 0; k < n; ++k) {
+      const uint64_t* v = ctx.src(ops[hop + 1 + dims + k]);
+      for (unsigned l = 0; l < kWarpSize; ++l) vals[k][l] = v[l];
+    }
+  const unsigned size = n * eb;
+  for (unsigned l = 0; l < kWarpSize; ++l) {
+    if (!(mask >> l & 1)) continue;
+    const TextureDesc* t = object(ctx, h[l], true, l, Store ? "sust" : "suld");
+    if (!t) return;
+    int64_t c[3] = {0, 0, 0};
+    for (unsigned d = 0; d < dims; ++d) c[d] = int32_t(uint32_t(cs[d][l]));
+    const int64_t limit[3] = {int64_t(t->width) * t->elem_bytes(), int64_t(t->height), int64_t(t->depth)};
+    bool outside = c[0] < 0 || c[0] + int64_t(size) > limit[0];
+    for (unsigned d = 1; d < dims; ++d) outside |= c[d] < 0 || c[d] >= limit[d];
+    if (outside) {
+      if (boundary == kTrap) {
+        ctx.fault(FaultKind::IllegalAddress, l, t->base,
+                  fmt::format("{}: surface coordinates ({}, {}, {}) outside the {}x{}x{} surface (x in bytes)",
+                              Store ? "sust" : "suld", c[0], c[1], c[2], limit[0], limit[1], limit[2]));
+        return;
+      }
+      if (boundary == kZero) continue;  // loads read 0, stores are dropped
+      c[0] = std::clamp<int64_t>(c[0], 0, std::max<int64_t>(0, limit[0] - size)) / size * size;
+      for (unsigned d = 1; d < dims; ++d) c[d] = std::clamp<int64_t>(c[d], 0, limit[d] - 1);
+    }
+    const uint64_t addr = t->base + uint64_t(c[2]) * t->slice_pitch + uint64_t(c[1]) * t->pitch + uint64_t(c[0]);
+    for (unsigned k = 0; k < n; ++k) {
+      uint8_t* p = resolve_access(ctx, AccessSpace::Global, l, addr + k * eb, eb, Store);
+      if (!p) return;
+      if (Store) store_bytes(p, vals[k][l], eb);
+      else vals[k][l] = load_bytes(p, eb);
+    }
+  }
+  if (!Store)
+    for (unsigned k = 0; k < n; ++k)
+      if (!ops[k].is_none()) for_lanes(ctx.dst(ops[k]), mask, [&](unsigned l) { return vals[k][l]; });
+}
+
+template <bool Store>
+bool dec_surface(DecodeCtx& c, const Instruction& ins, DInstr& out) {
+  const char* name = Store ? "sust" : "suld";
+  if (!ins.has(Mod::bch)) return c.fail(fmt::format("{}: only the .b (unformatted) form is supported", name));
+  const unsigned dims = geometry(ins);
+  if (!dims) return c.fail(fmt::format("{}: only the 1d, 2d and 3d geometries are supported", name));
+  const Type t = ins.types()[0];
+  const unsigned eb = t == Type::B8 ? 1 : t == Type::B16 ? 2 : t == Type::B32 ? 4 : t == Type::B64 ? 8 : 0;
+  if (!eb) return c.fail(fmt::format("{}: the type must be .b8, .b16, .b32 or .b64", name));
+  const unsigned n = ins.has(Mod::v4) ? 4 : ins.has(Mod::v2) ? 2 : 1;
+  const unsigned boundary = ins.has(Mod::clamp) ? kClamp : ins.has(Mod::zero) ? kZero : kTrap;
+  if (ins.operands.size() != 2) return c.fail(fmt::format("{}: expects two operands", name));
+  const Operand& a = ins.operands[Store ? 0 : 1];
+  const Operand& v = ins.operands[Store ? 1 : 0];
+  if (a.kind != Operand::Kind::MemList || a.elems.size() != 2)
+    return c.fail(fmt::format("{}: expects [surface, {{coordinates}}]", name));
+  std::vector<const Operand*> coords, values;
+  if (!elements(a.elems[1], dims, coords)) return c.fail(fmt::format("{}: too few coordinates", name));
+  if (!elements(v, n, values)) return c.fail(fmt::format("{}: expects {} value registers", name, n));
+  if (Store)
+    for (auto* o : values)
+      if (o->kind == Operand::Kind::Sink) return c.fail("sust: a value cannot be the sink '_'");
+  const Type rt = eb == 8 ? Type::B64 : Type::B32;
+  std::vector<Ref> refs;
+  auto val = [&](const Operand* o) { return o->kind == Operand::Kind::Sink ? Ref::none() : c.ref(*o, rt); };
+  if (!Store)
+    for (auto* o : values) refs.push_back(val(o));
+  refs.push_back(c.ref(a.elems[0], Type::B64));
+  for (auto* o : coords) refs.push_back(c.ref(*o, Type::S32));
+  if (Store)
+    for (auto* o : values) refs.push_back(val(o));
+  if (!c.error.empty()) return false;
+  c.set_ops(out, refs);
+  out.flags = dims | n << 4 | boundary << 8 | eb << 12;
+  out.exec = exec_surface<Store>;
+  return true;
+}
+
+}  // namespace
+
+void register_tex_ops() {
+  register_decoder(Opcode::Tex, dec_tex);
+  register_decoder(Opcode::Suld, dec_surface<false>);
+  register_decoder(Opcode::Sust, dec_surface<true>);
+}
+
+}  // namespace warpsim::func
