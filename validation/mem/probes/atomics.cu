@@ -6,6 +6,7 @@
 //   nvcc -cudart shared -arch=sm_80 -o atomics atomics.cu && ./atomics [blocks_per_sm]
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 #include <vector>
 
 #define CHECK(x)                                                                       \
@@ -77,10 +78,44 @@ double run(unsigned* words, size_t nwords, unsigned* sink, int blocks, int threa
   return ms * 1e6;
 }
 
+int sweep(int sms, int khz) {
+  bool ok = true;
+  std::printf("pattern,blocks,threads,iters,lane_ops,ns,cycles,lane_ops_per_clock\n");
+  std::vector<std::pair<int, int>> cfg;
+  for (int k : {1, 2, 4, 8, 16, 33, 66, 99, sms}) cfg.push_back({k, 256});
+  for (int t : {32, 64, 128, 512, 1024}) cfg.push_back({sms, t});
+  for (auto& c : cfg) {
+    const int blocks = c.first, thr = c.second, iters = 32;
+    const size_t nwords = size_t(blocks) * thr * 32 + 32;
+    unsigned *words, *sink;
+    CHECK(cudaMalloc(&words, nwords * 4));
+    CHECK(cudaMalloc(&sink, 4));
+    for (int p : {kSameAddr, kWarpAddr, kLaneInLine, kLaneLines, kWarpAddrRed}) {
+      double ns = 0;
+      switch (p) {
+        case kSameAddr: ns = run<kSameAddr>(words, nwords, sink, blocks, thr, iters, ok); break;
+        case kWarpAddr: ns = run<kWarpAddr>(words, nwords, sink, blocks, thr, iters, ok); break;
+        case kLaneInLine: ns = run<kLaneInLine>(words, nwords, sink, blocks, thr, iters, ok); break;
+        case kLaneLines: ns = run<kLaneLines>(words, nwords, sink, blocks, thr, iters, ok); break;
+        case kWarpAddrRed: ns = run<kWarpAddrRed>(words, nwords, sink, blocks, thr, iters, ok); break;
+      }
+      const double ops = double(blocks) * thr * iters, cycles = ns * khz * 1e-6;
+      std::printf("%s,%d,%d,%d,%.0f,%.0f,%.0f,%.3f\n", kNames[p], blocks, thr, iters, ops, ns, cycles, ops / cycles);
+    }
+    CHECK(cudaFree(words));
+    CHECK(cudaFree(sink));
+  }
+  std::printf("# sweep, clock %d kHz, %d SMs: %s\n", khz, sms, ok ? "all counts correct" : "WRONG COUNTS");
+  return ok ? 0 : 1;
+}
+
 int main(int argc, char** argv) {
   int sms = 0, khz = 0;
   CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
   CHECK(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, 0));
+  // `atomics sweep`: blocks of 256 threads on 1..all SMs (one block per SM), then 32..1024 threads
+  // per block on every SM, for the patterns that differ (where the throughput limit sits).
+  if (argc > 1 && std::string(argv[1]) == "sweep") return sweep(sms, khz);
   const int per_sm = argc > 1 ? std::atoi(argv[1]) : 2;
   const int threads = 256;
   bool ok = true;
