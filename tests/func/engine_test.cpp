@@ -371,3 +371,71 @@ TEST(Engine, DeviceHeapMallocFree) {
   auto bad = free_(b);         // b is inside the new block, not its start
   EXPECT_EQ(bad.fault.kind, func::FaultKind::IllegalAddress);
 }
+
+// The ld/st fast path (one element, register destination/source) keeps a lane's page between lanes:
+// lanes alternating between two pages, sign extension of a narrow load, stores spread over three
+// pages, and a misaligned lane in the middle of a warp (the fault names that lane's address).
+TEST(Engine, GlobalLoadsAndStoresSwitchPagesBetweenLanes) {
+  Harness h;
+  ASSERT_TRUE(h.load(kHead + R"(
+.visible .entry k(.param .u64 in, .param .u64 out, .param .u64 out2)
+{
+  .reg .b64 %rd<12>;
+  .reg .b32 %r<8>;
+  ld.param.u64 %rd1, [in];
+  ld.param.u64 %rd2, [out];
+  ld.param.u64 %rd3, [out2];
+  mov.u32 %r1, %tid.x;
+  and.b32 %r2, %r1, 1;
+  mul.wide.u32 %rd4, %r2, 65536;
+  mul.wide.u32 %rd5, %r1, 2;
+  add.s64 %rd6, %rd1, %rd4;
+  add.s64 %rd6, %rd6, %rd5;
+  ld.global.s16 %r3, [%rd6];
+  mul.wide.u32 %rd7, %r1, 4;
+  add.s64 %rd8, %rd2, %rd7;
+  st.global.u32 [%rd8], %r3;
+  rem.u32 %r4, %r1, 3;
+  mul.wide.u32 %rd9, %r4, 65536;
+  add.s64 %rd10, %rd3, %rd9;
+  add.s64 %rd10, %rd10, %rd7;
+  add.u32 %r5, %r1, 1000;
+  st.global.u32 [%rd10], %r5;
+  ret;
+}
+.visible .entry bad(.param .u64 in)
+{
+  .reg .b64 %rd<6>;
+  .reg .b32 %r<4>;
+  .reg .pred %p<2>;
+  ld.param.u64 %rd1, [in];
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd2, %r1, 4;
+  setp.eq.u32 %p1, %r1, 17;
+  selp.u64 %rd3, 2, 0, %p1;
+  add.s64 %rd4, %rd1, %rd2;
+  add.s64 %rd4, %rd4, %rd3;
+  ld.global.u32 %r2, [%rd4];
+  ret;
+}
+)"));
+  const size_t page = 65536;
+  ASSERT_EQ(h.mem.page_size(), page);
+  std::vector<int16_t> src(page + 64);
+  for (size_t i = 0; i < src.size(); ++i) src[i] = int16_t(int(i % 4001) * 17 - 30000);
+  const uint64_t in = h.upload(src);
+  const uint64_t out = h.alloc(32 * 4), out2 = h.alloc(3 * page);
+  auto r = h.run("k", {1, 1, 1}, {32, 1, 1}, Harness::Params().add(in).add(out).add(out2));
+  ASSERT_TRUE(r.ok()) << r.report();
+  const auto got = h.download<int32_t>(out, 32);
+  const auto got2 = h.download<uint32_t>(out2, 3 * page / 4);
+  for (unsigned t = 0; t < 32; ++t) {
+    const size_t elem = (t % 2) * page / 2 + t;  // int16 index of (t % 2) * 64 KiB + 2t bytes
+    EXPECT_EQ(got[t], int32_t(src[elem])) << "lane " << t;
+    EXPECT_EQ(got2[((t % 3) * page + t * 4) / 4], 1000u + t) << "lane " << t;
+  }
+  auto b = h.run("bad", {1, 1, 1}, {32, 1, 1}, Harness::Params().add(in));
+  ASSERT_FALSE(b.ok());
+  EXPECT_EQ(b.fault.kind, func::FaultKind::MisalignedAddress);
+  EXPECT_EQ(b.fault.address, in + 17 * 4 + 2);
+}
