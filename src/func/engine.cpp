@@ -285,6 +285,16 @@ void Engine::unload(LoadedModule& m) {
 
 namespace {
 
+// A CTA of the launch `ls` about to run: its id, its threads and its shared memory, zeroed (the
+// kernel's static shared variables, then the launch's dynamic part).
+void init_cta(Cta& c, const LaunchState& ls, Dim3 id) {
+  c.id = id;
+  c.nthreads = uint32_t(ls.block.count());
+  c.live_threads = c.nthreads;
+  c.shared.assign(uint64_t(ls.kernel->dynamic_shared_base) + ls.dynamic_smem, 0);
+  c.shared_offsets = &ls.kernel->shared_offsets;
+}
+
 struct CtaRunner {
   const Program& prog;
   LaunchState& launch;
@@ -835,8 +845,6 @@ LaunchResult Engine::launch(const LoadedModule& m, const std::string& kernel, co
   LaunchState ls;
   LaunchResult res;
   if (!prepare(m, kernel, lc, ls, res)) return res;
-  const DFunction* k = ls.kernel;
-  uint64_t smem = uint64_t(k->dynamic_shared_base) + lc.dynamic_smem;
   uint64_t cta_index = 0;
   uint64_t next_progress = lc.progress_every;
   if (lc.co_resident && lc.grid.count() > 1) {
@@ -851,11 +859,7 @@ LaunchResult Engine::launch(const LoadedModule& m, const std::string& kernel, co
       for (uint32_t y = 0; y < lc.grid.y; ++y)
         for (uint32_t x = 0; x < lc.grid.x; ++x, ++cta_index) {
           auto cta = std::make_unique<Cta>();
-          cta->id = Dim3{x, y, z};
-          cta->nthreads = uint32_t(lc.block.count());
-          cta->live_threads = cta->nthreads;
-          cta->shared.assign(smem, 0);
-          cta->shared_offsets = &k->shared_offsets;
+          init_cta(*cta, ls, Dim3{x, y, z});
           ls.smid = uint32_t(cta_index % cfg_.num_sms);
           runners.push_back(CtaRunner{m.prog, ls, cfg_, *cta, cfg_.reconvergence_stack ? &ls.rpcs : nullptr});
           runners.back().create_warps();
@@ -895,11 +899,7 @@ LaunchResult Engine::launch(const LoadedModule& m, const std::string& kernel, co
     for (uint32_t y = 0; y < lc.grid.y; ++y)
       for (uint32_t x = 0; x < lc.grid.x; ++x, ++cta_index) {
         Cta cta;
-        cta.id = Dim3{x, y, z};
-        cta.nthreads = uint32_t(lc.block.count());
-        cta.live_threads = cta.nthreads;
-        cta.shared.assign(smem, 0);
-        cta.shared_offsets = &k->shared_offsets;
+        init_cta(cta, ls, Dim3{x, y, z});
         ls.smid = uint32_t(cta_index % cfg_.num_sms);
         CtaRunner r{m.prog, ls, cfg_, cta, cfg_.reconvergence_stack ? &ls.rpcs : nullptr};
         if (lc.progress && ls.warp_instrs >= next_progress) {
@@ -929,12 +929,7 @@ struct CtaStepper::Impl {
 
 CtaStepper::CtaStepper(const LoadedModule& m, LaunchState& ls, const EngineConfig& cfg, Dim3 id, uint32_t smid)
     : impl_(std::make_unique<Impl>(m.prog, ls, cfg)) {
-  Cta& cta = impl_->cta;
-  cta.id = id;
-  cta.nthreads = uint32_t(ls.block.count());
-  cta.live_threads = cta.nthreads;
-  cta.shared.assign(uint64_t(ls.kernel->dynamic_shared_base) + ls.dynamic_smem, 0);
-  cta.shared_offsets = &ls.kernel->shared_offsets;
+  init_cta(impl_->cta, ls, id);
   uint32_t saved = ls.smid;
   ls.smid = smid;
   impl_->runner.create_warps();
