@@ -78,10 +78,11 @@ namespace {
 // the page table is walked once per page, not per lane. Faults, shared/local windows of generic
 // addresses and the constant space go through resolve_access every time.
 struct GlobalPage {
+  explicit GlobalPage(const ExecCtx& ctx) : off_mask(ctx.launch.mem->page_size() - 1) {}
+  const uint64_t off_mask;
   uint64_t page = ~0ull;
   uint8_t* data = nullptr;
   uint8_t* resolve(ExecCtx& ctx, AccessSpace sp, unsigned l, uint64_t a, unsigned n, bool write) {
-    const uint64_t off_mask = ctx.launch.mem->page_size() - 1;
     const bool global = sp == AccessSpace::Global || sp == AccessSpace::Generic;
     if (global && (a & ~off_mask) == page && !(n > 1 && (a & (n - 1)))) {
       if (ctx.launch.trace) ctx.launch.trace->add(a, n, l, TraceSpace::Global, write);
@@ -156,16 +157,21 @@ struct HintScope {
 // A loaded element into destination d for `lanes`: a predicate is set if non-zero, a register
 // gets the value sign-extended (ld.s*) and canonical for its width.
 template <bool Signed>
+uint64_t loaded_value(const DInstr& in, uint64_t v, unsigned esize) {
+  if (Signed && esize < 8) {
+    unsigned sh = 64 - esize * 8;
+    v = uint64_t(int64_t(v << sh) >> sh);
+  }
+  return canon(v, in.type2);
+}
+
+template <bool Signed>
 void put_loaded(ExecCtx& ctx, const DInstr& in, Ref d, uint64_t v, unsigned esize, uint32_t lanes) {
   if (d.kind() == Ref::Pred) {
     ctx.set_pred(d, v ? ~0u : 0u, lanes);
     return;
   }
-  if (Signed && esize < 8) {
-    unsigned sh = 64 - esize * 8;
-    v = uint64_t(int64_t(v << sh) >> sh);
-  }
-  v = canon(v, in.type2);
+  v = loaded_value<Signed>(in, v, esize);
   uint64_t* dst = ctx.dst(d);
   for (uint32_t m = lanes; m; m &= m - 1) dst[std::countr_zero(m)] = v;
 }
@@ -196,35 +202,19 @@ void exec_ld(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
       return;
     }
   }
-  GlobalPage page;
+  GlobalPage page(ctx);
   HintScope hint(ctx, in, ops);
   // One global element into a register, no per-lane cache policy: the bulk of memory-bound
   // kernels' loads. The same steps as the loop below without its per-lane dispatch (vector
-  // elements, predicate destinations, hint operands); lanes off the cached page take the general
-  // resolve, which reports faults.
+  // elements, predicate destinations, hint operands); GlobalPage::resolve reports faults.
   if ((sp == AccessSpace::Global || sp == AccessSpace::Generic) && vec == 1 && ops[1].kind() == Ref::Reg &&
       !hint.policy) {
     uint64_t* dst = ctx.dst(ops[1]);
-    const uint64_t off_mask = ctx.launch.mem->page_size() - 1;
-    const uint64_t align = total - 1;
-    const unsigned bits = in.type2;
-    MemTrace* tr = ctx.launch.trace;
     for (uint32_t m = mask; m; m &= m - 1) {
       const unsigned l = unsigned(std::countr_zero(m));
-      const uint64_t a = lane_address(ctx, in, base, l);
-      const uint8_t* p;
-      if ((a & ~off_mask) == page.page && !(a & align)) {
-        if (tr) tr->add(a, total, l, TraceSpace::Global, false);
-        p = page.data + (a & off_mask);
-      } else if (!(p = page.resolve(ctx, sp, l, a, total, false))) {
-        return;
-      }
-      uint64_t v = load_bytes(p, esize);
-      if (Signed && esize < 8) {
-        const unsigned sh = 64 - esize * 8;
-        v = uint64_t(int64_t(v << sh) >> sh);
-      }
-      dst[l] = canon(v, bits);
+      const uint8_t* p = page.resolve(ctx, sp, l, lane_address(ctx, in, base, l), total, false);
+      if (!p) return;
+      dst[l] = loaded_value<Signed>(in, load_bytes(p, esize), esize);
     }
     return;
   }
@@ -251,25 +241,16 @@ void exec_st(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
   // Shared memory: bounds and alignment checked inline, as in exec_ld.
   uint8_t* flat = sp == AccessSpace::Shared ? ctx.cta.shared.data() : nullptr;
   const uint64_t flat_size = ctx.cta.shared.size();
-  GlobalPage page;
+  GlobalPage page(ctx);
   HintScope hint(ctx, in, ops);
   // One global element from a register or constant, no per-lane cache policy: as in exec_ld.
   if ((sp == AccessSpace::Global || sp == AccessSpace::Generic) && vec == 1 &&
       (ops[1].kind() == Ref::Reg || ops[1].kind() == Ref::Const) && !hint.policy) {
     const uint64_t* src = ctx.src(ops[1]);
-    const uint64_t off_mask = ctx.launch.mem->page_size() - 1;
-    const uint64_t align = total - 1;
-    MemTrace* tr = ctx.launch.trace;
     for (uint32_t m = mask; m; m &= m - 1) {
       const unsigned l = unsigned(std::countr_zero(m));
-      const uint64_t a = lane_address(ctx, in, base, l);
-      uint8_t* p;
-      if ((a & ~off_mask) == page.page && !(a & align)) {
-        if (tr) tr->add(a, total, l, TraceSpace::Global, true);
-        p = page.data + (a & off_mask);
-      } else if (!(p = page.resolve(ctx, sp, l, a, total, true))) {
-        return;
-      }
+      uint8_t* p = page.resolve(ctx, sp, l, lane_address(ctx, in, base, l), total, true);
+      if (!p) return;
       store_bytes(p, src[l], esize);
     }
     return;
