@@ -78,6 +78,19 @@ double run(unsigned* words, size_t nwords, unsigned* sink, int blocks, int threa
   return ms * 1e6;
 }
 
+// run<P> for a pattern chosen at run time.
+double run_pattern(int p, unsigned* words, size_t nwords, unsigned* sink, int blocks, int threads, int iters, bool& ok) {
+  switch (p) {
+    case kSameAddr: return run<kSameAddr>(words, nwords, sink, blocks, threads, iters, ok);
+    case kSameAddrRed: return run<kSameAddrRed>(words, nwords, sink, blocks, threads, iters, ok);
+    case kWarpAddr: return run<kWarpAddr>(words, nwords, sink, blocks, threads, iters, ok);
+    case kLaneInLine: return run<kLaneInLine>(words, nwords, sink, blocks, threads, iters, ok);
+    case kLaneLines: return run<kLaneLines>(words, nwords, sink, blocks, threads, iters, ok);
+    case kWarpAddrRed: return run<kWarpAddrRed>(words, nwords, sink, blocks, threads, iters, ok);
+    default: return run<kLaneInLineRed>(words, nwords, sink, blocks, threads, iters, ok);
+  }
+}
+
 int sweep(int sms, int khz) {
   bool ok = true;
   std::printf("pattern,blocks,threads,iters,lane_ops,ns,cycles,lane_ops_per_clock\n");
@@ -91,14 +104,7 @@ int sweep(int sms, int khz) {
     CHECK(cudaMalloc(&words, nwords * 4));
     CHECK(cudaMalloc(&sink, 4));
     for (int p : {kSameAddr, kWarpAddr, kLaneInLine, kLaneLines, kWarpAddrRed}) {
-      double ns = 0;
-      switch (p) {
-        case kSameAddr: ns = run<kSameAddr>(words, nwords, sink, blocks, thr, iters, ok); break;
-        case kWarpAddr: ns = run<kWarpAddr>(words, nwords, sink, blocks, thr, iters, ok); break;
-        case kLaneInLine: ns = run<kLaneInLine>(words, nwords, sink, blocks, thr, iters, ok); break;
-        case kLaneLines: ns = run<kLaneLines>(words, nwords, sink, blocks, thr, iters, ok); break;
-        case kWarpAddrRed: ns = run<kWarpAddrRed>(words, nwords, sink, blocks, thr, iters, ok); break;
-      }
+      const double ns = run_pattern(p, words, nwords, sink, blocks, thr, iters, ok);
       const double ops = double(blocks) * thr * iters, cycles = ns * khz * 1e-6;
       std::printf("%s,%d,%d,%d,%.0f,%.0f,%.0f,%.3f\n", kNames[p], blocks, thr, iters, ops, ns, cycles, ops / cycles);
     }
@@ -130,16 +136,7 @@ int main(int argc, char** argv) {
     CHECK(cudaMalloc(&words, nwords * 4));
     CHECK(cudaMalloc(&sink, 4));
     for (int p = 0; p <= kLaneInLineRed; ++p) {
-      double ns = 0;
-      switch (p) {
-        case kSameAddr: ns = run<kSameAddr>(words, nwords, sink, blocks, thr, iters, ok); break;
-        case kSameAddrRed: ns = run<kSameAddrRed>(words, nwords, sink, blocks, thr, iters, ok); break;
-        case kWarpAddr: ns = run<kWarpAddr>(words, nwords, sink, blocks, thr, iters, ok); break;
-        case kLaneInLine: ns = run<kLaneInLine>(words, nwords, sink, blocks, thr, iters, ok); break;
-        case kLaneLines: ns = run<kLaneLines>(words, nwords, sink, blocks, thr, iters, ok); break;
-        case kWarpAddrRed: ns = run<kWarpAddrRed>(words, nwords, sink, blocks, thr, iters, ok); break;
-        case kLaneInLineRed: ns = run<kLaneInLineRed>(words, nwords, sink, blocks, thr, iters, ok); break;
-      }
+      const double ns = run_pattern(p, words, nwords, sink, blocks, thr, iters, ok);
       const double ops = double(blocks) * thr * iters, cycles = ns * khz * 1e-6;
       std::printf("%s,%d,%d,%d,%.0f,%.0f,%.0f,%.3f\n", kNames[p], blocks, thr, iters, ops, ns, cycles, ops / cycles);
     }
