@@ -91,26 +91,28 @@ double run_pattern(int p, unsigned* words, size_t nwords, unsigned* sink, int bl
   }
 }
 
+// One configuration: each pattern in turn over fresh words, one CSV line each.
+void measure(int blocks, int thr, int iters, const std::vector<int>& patterns, int khz, bool& ok) {
+  const size_t nwords = size_t(blocks) * thr * 32 + 32;
+  unsigned *words, *sink;
+  CHECK(cudaMalloc(&words, nwords * 4));
+  CHECK(cudaMalloc(&sink, 4));
+  for (int p : patterns) {
+    const double ns = run_pattern(p, words, nwords, sink, blocks, thr, iters, ok);
+    const double ops = double(blocks) * thr * iters, cycles = ns * khz * 1e-6;
+    std::printf("%s,%d,%d,%d,%.0f,%.0f,%.0f,%.3f\n", kNames[p], blocks, thr, iters, ops, ns, cycles, ops / cycles);
+  }
+  CHECK(cudaFree(words));
+  CHECK(cudaFree(sink));
+}
+
 int sweep(int sms, int khz) {
   bool ok = true;
   std::printf("pattern,blocks,threads,iters,lane_ops,ns,cycles,lane_ops_per_clock\n");
   std::vector<std::pair<int, int>> cfg;
   for (int k : {1, 2, 4, 8, 16, 33, 66, 99, sms}) cfg.push_back({k, 256});
   for (int t : {32, 64, 128, 512, 1024}) cfg.push_back({sms, t});
-  for (auto& c : cfg) {
-    const int blocks = c.first, thr = c.second, iters = 32;
-    const size_t nwords = size_t(blocks) * thr * 32 + 32;
-    unsigned *words, *sink;
-    CHECK(cudaMalloc(&words, nwords * 4));
-    CHECK(cudaMalloc(&sink, 4));
-    for (int p : {kSameAddr, kWarpAddr, kLaneInLine, kLaneLines, kWarpAddrRed}) {
-      const double ns = run_pattern(p, words, nwords, sink, blocks, thr, iters, ok);
-      const double ops = double(blocks) * thr * iters, cycles = ns * khz * 1e-6;
-      std::printf("%s,%d,%d,%d,%.0f,%.0f,%.0f,%.3f\n", kNames[p], blocks, thr, iters, ops, ns, cycles, ops / cycles);
-    }
-    CHECK(cudaFree(words));
-    CHECK(cudaFree(sink));
-  }
+  for (auto& c : cfg) measure(c.first, c.second, 32, {kSameAddr, kWarpAddr, kLaneInLine, kLaneLines, kWarpAddrRed}, khz, ok);
   std::printf("# sweep, clock %d kHz, %d SMs: %s\n", khz, sms, ok ? "all counts correct" : "WRONG COUNTS");
   return ok ? 0 : 1;
 }
@@ -129,20 +131,8 @@ int main(int argc, char** argv) {
   // (blocks, threads, iterations): one warp (latency bound), one block, the whole GPU; each long
   // enough that the launch overhead is a small part of the time.
   const int cfg[][3] = {{1, 32, 256}, {1, threads, 64}, {sms * per_sm, threads, 16}};
-  for (auto& c : cfg) {
-    const int blocks = c[0], thr = c[1], iters = c[2];
-    const size_t nwords = size_t(blocks) * thr * 32 + 32;
-    unsigned *words, *sink;
-    CHECK(cudaMalloc(&words, nwords * 4));
-    CHECK(cudaMalloc(&sink, 4));
-    for (int p = 0; p <= kLaneInLineRed; ++p) {
-      const double ns = run_pattern(p, words, nwords, sink, blocks, thr, iters, ok);
-      const double ops = double(blocks) * thr * iters, cycles = ns * khz * 1e-6;
-      std::printf("%s,%d,%d,%d,%.0f,%.0f,%.0f,%.3f\n", kNames[p], blocks, thr, iters, ops, ns, cycles, ops / cycles);
-    }
-    CHECK(cudaFree(words));
-    CHECK(cudaFree(sink));
-  }
+  const std::vector<int> all = {kSameAddr, kSameAddrRed, kWarpAddr, kLaneInLine, kLaneLines, kWarpAddrRed, kLaneInLineRed};
+  for (auto& c : cfg) measure(c[0], c[1], c[2], all, khz, ok);
   std::printf("# clock %d kHz, %d SMs: %s\n", khz, sms, ok ? "all counts correct" : "WRONG COUNTS");
   return ok ? 0 : 1;
 }
