@@ -234,51 +234,47 @@ CUDART_API abi::Error cudaMemcpy2DFromArrayAsync(void* dst, size_t dpitch, const
   return cudaMemcpy2DFromArray(dst, dpitch, src, wOffset, hOffset, width, height, kind);
 }
 
-// The deprecated 1D forms: `count` bytes from (wOffset, hOffset), continuing on the next rows.
-CUDART_API abi::Error cudaMemcpyToArray(void* dst, size_t wOffset, size_t hOffset, const void* src, size_t count,
-                                        int kind) {
+namespace {
+// The deprecated 1D forms: `count` bytes from (wOffset, hOffset) of array `arr`, continuing on the
+// next rows; copy_row(offset into the linear buffer, wOffset, hOffset, bytes) moves one piece.
+template <class CopyRow>
+abi::Error array_rows(const void* arr, size_t wOffset, size_t hOffset, size_t count, CopyRow copy_row) {
   size_t row = 0;
   {
     State& s = State::get();
     std::lock_guard g(s.mu);
-    const ArrayObj* a = find_array(dst);
+    const ArrayObj* a = find_array(arr);
     if (!a) return ret(abi::ErrInvalidResourceHandle);
     row = a->width * a->elem_bytes();
   }
-  const char* p = static_cast<const char*>(src);
+  size_t done = 0;
   while (count) {
     if (wOffset >= row) return ret(abi::ErrInvalidValue);
     const size_t n = std::min(count, row - wOffset);
-    if (int e = cudaMemcpy2DToArray(dst, wOffset, hOffset, p, n, n, 1, kind)) return e;
-    p += n;
+    if (abi::Error e = copy_row(done, wOffset, hOffset, n)) return e;
+    done += n;
     count -= n;
     wOffset = 0;
     ++hOffset;
   }
   return 0;
 }
+}  // namespace
+
+CUDART_API abi::Error cudaMemcpyToArray(void* dst, size_t wOffset, size_t hOffset, const void* src, size_t count,
+                                        int kind) {
+  const char* p = static_cast<const char*>(src);
+  return array_rows(dst, wOffset, hOffset, count, [&](size_t off, size_t w, size_t h, size_t n) {
+    return cudaMemcpy2DToArray(dst, w, h, p + off, n, n, 1, kind);
+  });
+}
 
 CUDART_API abi::Error cudaMemcpyFromArray(void* dst, const void* src, size_t wOffset, size_t hOffset, size_t count,
                                           int kind) {
-  size_t row = 0;
-  {
-    State& s = State::get();
-    std::lock_guard g(s.mu);
-    const ArrayObj* a = find_array(src);
-    if (!a) return ret(abi::ErrInvalidResourceHandle);
-    row = a->width * a->elem_bytes();
-  }
   char* p = static_cast<char*>(dst);
-  while (count) {
-    if (wOffset >= row) return ret(abi::ErrInvalidValue);
-    const size_t n = std::min(count, row - wOffset);
-    if (int e = cudaMemcpy2DFromArray(p, n, src, wOffset, hOffset, n, 1, kind)) return e;
-    p += n;
-    count -= n;
-    wOffset = 0;
-    ++hOffset;
-  }
-  return 0;
+  return array_rows(src, wOffset, hOffset, count, [&](size_t off, size_t w, size_t h, size_t n) {
+    return cudaMemcpy2DFromArray(p + off, n, src, w, h, n, 1, kind);
+  });
 }
 
 // ------------------------------------------------------------------ texture and surface objects
