@@ -7,6 +7,7 @@
 // fixed-point weights).
 #include <cstdio>
 #include <cmath>
+#include <algorithm>
 #include <vector>
 
 static int fails = 0;
@@ -191,6 +192,25 @@ int main() {
     CK(cudaDestroyTextureObject(t));
     CK(cudaFreeArray(a3));
     CK(cudaFree(d));
+  }
+  {
+    // The deprecated 1D array copies continue on the next rows: 25 floats from column 3 of row 1
+    // of a 10 x 4 array span rows 1-3; a copy running past the last row is rejected.
+    cudaChannelFormatDesc fd = cudaCreateChannelDesc<float>();
+    cudaArray_t a1;
+    CK(cudaMallocArray(&a1, &fd, 10, 4));
+    std::vector<float> src(40), back(25, -1.0f), rows(40, 0.0f);
+    for (int i = 0; i < 40; ++i) src[i] = float(i) * 1.5f;
+    CK(cudaMemcpyToArray(a1, 3 * sizeof(float), 1, src.data(), 25 * sizeof(float), cudaMemcpyHostToDevice));
+    CK(cudaMemcpyFromArray(back.data(), a1, 3 * sizeof(float), 1, 25 * sizeof(float), cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy2DFromArray(rows.data(), 10 * sizeof(float), a1, 0, 0, 10 * sizeof(float), 4, cudaMemcpyDeviceToHost));
+    bool ok = std::equal(back.begin(), back.end(), src.begin());
+    for (int i = 0; i < 25; ++i) ok &= rows[13 + i] == src[i];  // row 1 column 3 is element 13
+    const cudaError_t past = cudaMemcpyToArray(a1, 0, 3, src.data(), 20 * sizeof(float), cudaMemcpyHostToDevice);
+    ok &= past == cudaErrorInvalidValue;
+    cudaGetLastError();
+    report("cudaMemcpyToArray/FromArray across rows", ok);
+    CK(cudaFreeArray(a1));
   }
   CK(cudaFreeArray(arr));
   std::printf("texture: %s\n", fails ? "FAIL" : "PASS");
