@@ -5,6 +5,7 @@
 // against the value it must have, so a wrong simulation fails instead of printing a figure.
 //   nvcc -cudart shared -arch=sm_80 -o atomics atomics.cu && ./atomics [blocks_per_sm]
 #include <cstdio>
+#include <algorithm>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -91,6 +92,93 @@ double run_pattern(int p, unsigned* words, size_t nwords, unsigned* sink, int bl
   }
 }
 
+// The generic pattern of `atomics shape`: a warp's lanes fall in `lines` groups, each group its own
+// line (lines of one warp adjacent); a group's lanes update distinct words of that line, or all the
+// line's first word (`same`); only lanes below `active` take part.
+struct Shape {
+  int lines, active, same, red;
+};
+__host__ __device__ inline long long shape_word(const Shape& s, unsigned long long warp, unsigned lane) {
+  if (int(lane) >= s.active) return -1;
+  const unsigned per = 32u / unsigned(s.lines), g = lane / per;
+  return (long long)((warp * s.lines + g) * 32 + (s.same ? 0 : lane % per));
+}
+__global__ void hammer_shape(unsigned* words, int iters, unsigned* sink, Shape s) {
+  const unsigned long long tid = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
+  const long long w = shape_word(s, tid / 32, threadIdx.x % 32);
+  if (w < 0) return;
+  unsigned* a = words + w;
+  unsigned acc = 0;
+  if (s.red)
+    for (int i = 0; i < iters; ++i) atomicAdd(a, 1u);
+  else
+    for (int i = 0; i < iters; ++i) acc += atomicAdd(a, 1u);
+  if (acc == 0xffffffffu) sink[0] = acc;
+}
+
+// One shape at one size: CSV line shape_L<lines>_A<active>_<same|distinct>[_red], with lane_ops
+// counting active lanes only.
+void measure_shape(const Shape& s, int blocks, int thr, int iters, int khz, bool& ok) {
+  const size_t nwords = size_t(blocks) * thr * 32 + 32;
+  unsigned *words, *sink;
+  CHECK(cudaMalloc(&words, nwords * 4));
+  CHECK(cudaMalloc(&sink, 4));
+  float best = 1e30f;
+  for (int rep = 0; rep < 3; ++rep) {  // rep 0 warms up; the figure is the faster of reps 1 and 2
+    CHECK(cudaMemset(words, 0, nwords * 4));
+    cudaEvent_t e0, e1;
+    CHECK(cudaEventCreate(&e0));
+    CHECK(cudaEventCreate(&e1));
+    CHECK(cudaEventRecord(e0));
+    hammer_shape<<<blocks, thr>>>(words, iters, sink, s);
+    CHECK(cudaEventRecord(e1));
+    CHECK(cudaEventSynchronize(e1));
+    float ms = 0;
+    CHECK(cudaEventElapsedTime(&ms, e0, e1));
+    if (rep) best = std::min(best, ms);
+    CHECK(cudaEventDestroy(e0));
+    CHECK(cudaEventDestroy(e1));
+  }
+  std::vector<unsigned> h(nwords), want(nwords, 0);
+  CHECK(cudaMemcpy(h.data(), words, nwords * 4, cudaMemcpyDeviceToHost));
+  const unsigned long long n = (unsigned long long)blocks * thr;
+  double ops = 0;
+  for (unsigned long long t = 0; t < n; ++t) {
+    long long w = shape_word(s, t / 32, unsigned(t % 32));
+    if (w >= 0) want[w] += unsigned(iters), ops += iters;
+  }
+  for (size_t i = 0; i < nwords; ++i)
+    if (h[i] != want[i]) {
+      std::printf("# shape: word %zu holds %u, expected %u\n", i, h[i], want[i]);
+      ok = false;
+      break;
+    }
+  const double ns = best * 1e6, cycles = ns * khz * 1e-6;
+  std::printf("shape_L%d_A%d_%s%s,%d,%d,%d,%.0f,%.0f,%.0f,%.3f\n", s.lines, s.active, s.same ? "same" : "distinct",
+              s.red ? "_red" : "", blocks, thr, iters, ops, ns, cycles, ops / cycles);
+  CHECK(cudaFree(words));
+  CHECK(cudaFree(sink));
+}
+
+// `atomics shape`: where the contended limit sits. Lines per warp instruction (1..32, distinct
+// words or one word per line), active lanes per instruction, with and without returned values;
+// each on one SM and on every SM, 1024 threads per block.
+int shape_sweep(int sms, int khz) {
+  bool ok = true;
+  std::printf("pattern,blocks,threads,iters,lane_ops,ns,cycles,lane_ops_per_clock\n");
+  std::vector<Shape> shapes;
+  for (int l : {1, 2, 4, 8, 16, 32}) shapes.push_back({l, 32, 0, 0});
+  for (int l : {1, 2, 4, 8, 16}) shapes.push_back({l, 32, 1, 0});  // (32 lines of one lane: the line above)
+  for (int l : {1, 4, 32}) shapes.push_back({l, 32, 0, 1});
+  for (int l : {1, 4}) shapes.push_back({l, 32, 1, 1});
+  for (int a : {1, 2, 4, 8, 16}) shapes.push_back({32, a, 0, 0});
+  for (int a : {1, 8}) shapes.push_back({1, a, 0, 0});
+  for (int blocks : {1, sms})
+    for (auto& s : shapes) measure_shape(s, blocks, 1024, 32, khz, ok);
+  std::printf("# shape, clock %d kHz, %d SMs: %s\n", khz, sms, ok ? "all counts correct" : "WRONG COUNTS");
+  return ok ? 0 : 1;
+}
+
 // One configuration: each pattern in turn over fresh words, one CSV line each.
 void measure(int blocks, int thr, int iters, const std::vector<int>& patterns, int khz, bool& ok) {
   const size_t nwords = size_t(blocks) * thr * 32 + 32;
@@ -124,6 +212,18 @@ int main(int argc, char** argv) {
   // `atomics sweep`: blocks of 256 threads on 1..all SMs (one block per SM), then 32..1024 threads
   // per block on every SM, for the patterns that differ (where the throughput limit sits).
   if (argc > 1 && std::string(argv[1]) == "sweep") return sweep(sms, khz);
+  if (argc > 1 && std::string(argv[1]) == "shape") return shape_sweep(sms, khz);
+  // `atomics one LINES ACTIVE SAME RED BLOCKS THREADS ITERS`: one shape (for a profiler).
+  if (argc > 8 && std::string(argv[1]) == "one") {
+    bool ok = true;
+    Shape s{std::atoi(argv[2]), std::atoi(argv[3]), std::atoi(argv[4]), std::atoi(argv[5])};
+    if (s.lines < 1 || s.lines > 32 || 32 % s.lines || s.active < 1 || s.active > 32) {
+      std::printf("bad shape\n");
+      return 2;
+    }
+    measure_shape(s, std::atoi(argv[6]), std::atoi(argv[7]), std::atoi(argv[8]), khz, ok);
+    return ok ? 0 : 1;
+  }
   const int per_sm = argc > 1 ? std::atoi(argv[1]) : 2;
   const int threads = 256;
   bool ok = true;
