@@ -488,6 +488,8 @@ void read_machine(Reader& rd, Machine& m) {
   rd.u32("l1.bytes_per_clk", m.l1.bytes_per_clk);
   rd.u32("l1.max_outstanding", m.l1.max_outstanding);
   rd.u32("l1.local_interleave", m.l1.local_interleave);
+  rd.u32("l1.atomic_request_cycles", m.l1.atomic_request_cycles);
+  rd.u32("l1.atomic_return_cycles", m.l1.atomic_return_cycles);
   // [tlb]
   rd.size("tlb.page_bytes", m.tlb.page_bytes);
   rd.u32("tlb.l1_entries", m.tlb.l1_entries);
@@ -532,7 +534,8 @@ void read_machine(Reader& rd, Machine& m) {
   }
   rd.u32("l2.dram_latency", m.l2.dram_latency);
   rd.u32("l2.bytes_per_clk", m.l2.bytes_per_clk);
-  rd.u32("l2.atomic_ops_per_clk", m.l2.atomic_ops_per_clk);
+  if (rd.get("l2.clock_mhz")) rd.u32("l2.clock_mhz", m.l2.clock_mhz);  // optional: the SM clock when absent
+  rd.u32("l2.atomic_sectors_per_clk", m.l2.atomic_sectors_per_clk);
   rd.u32("l2.max_outstanding", m.l2.max_outstanding);
   // [pcie]
   rd.f64("pcie.gbytes_per_s", m.pcie.gbytes_per_s);
@@ -807,6 +810,7 @@ bool validate(const Machine& m, std::string& error) {
   if (m.l1.assoc == 0) return bad("l1.assoc: must be at least 1");
   if (m.l1.tag_lookups_per_clk == 0) return bad("l1.tag_lookups_per_clk: must be positive");
   if (m.l1.bytes_per_clk == 0) return bad("l1.bytes_per_clk: must be positive");
+  if (m.l1.atomic_request_cycles == 0) return bad("l1.atomic_request_cycles: must be positive");
   if (m.l1.max_outstanding == 0) return bad("l1.max_outstanding: must be positive");
   if (!pow2_field(m.l1.local_interleave, "l1.local_interleave")) return false;
   // [tlb]
@@ -837,7 +841,7 @@ bool validate(const Machine& m, std::string& error) {
   if (m.l2.line != m.l1.line || m.l2.sector != m.l1.sector) return bad("l2.line: L1 and L2 must use the same line and sector sizes");
   if (m.l2.assoc == 0 || (m.l2_bytes && m.l2_bytes % (uint64_t(m.l2.slices) * m.l2.line * m.l2.assoc))) return bad("l2.assoc: gpu.l2_bytes must split into l2.slices x sets x l2.assoc lines");
   if (m.l2.hit_latency == 0) return bad("l2.hit_latency: must be positive");
-  if (m.l2.bytes_per_clk == 0 || m.l2.atomic_ops_per_clk == 0 || m.l2.max_outstanding == 0) return bad("l2.bytes_per_clk: slice bandwidth, atomic rate and l2.max_outstanding must be positive");
+  if (m.l2.bytes_per_clk == 0 || m.l2.atomic_sectors_per_clk == 0 || m.l2.max_outstanding == 0) return bad("l2.bytes_per_clk: slice bandwidth, atomic rate and l2.max_outstanding must be positive");
   // [pcie]
   if (!(m.pcie.gbytes_per_s > 0)) return bad("pcie.gbytes_per_s: must be positive");
   if (m.pcie.latency_us < 0) return bad("pcie.latency_us: must not be negative");
@@ -986,9 +990,12 @@ std::string describe(const Machine& m) {
   }
   line("crossbar", fmt::format("{} cy one way; {} B/clk per GPC port, {} B/clk per slice port", m.xbar.latency,
                                m.xbar.gpc_bytes_per_clk, m.xbar.slice_bytes_per_clk));
-  line("L2 slices", fmt::format("{} in {} partition(s), {}-way, hit {} cy, far +{} cy, DRAM path {} cy, {} B/clk each",
+  line("L2 slices", fmt::format("{} in {} partition(s), {}-way, hit {} cy, far +{} cy, DRAM path {} cy, {} B/clk each, "
+                                "clock {}, atomics {} sector(s)/L2 clk at the line's home partition",
                                 m.l2.slices, m.l2.partitions, m.l2.assoc, m.l2.hit_latency, m.l2.far_latency,
-                                m.l2.dram_latency, m.l2.bytes_per_clk));
+                                m.l2.dram_latency, m.l2.bytes_per_clk,
+                                m.l2.clock_mhz ? fmt::format("{} MHz", m.l2.clock_mhz) : std::string("the SM's"),
+                                m.l2.atomic_sectors_per_clk));
   const auto& d = m.dram;
   line("DRAM", fmt::format("{} controllers x {} channels x {} pseudo-channels, {} x {} banks, {} B rows; "
                            "tRCD/tRP/tCL/tRAS {}/{}/{}/{} clk; {} refresh",

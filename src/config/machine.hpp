@@ -214,6 +214,10 @@ struct Machine {
     uint32_t bytes_per_clk = 128;       // L1 data bandwidth per SM
     uint32_t max_outstanding = 0;       // line requests in flight to L2 per SM (miss status entries)
     uint32_t local_interleave = 4;      // bytes of a thread's local word before the next lane's
+    // Global atomics: the L1 splits a warp's atomic into L2 requests (one per line per round of
+    // distinct addresses); each occupies the LSU data pipe this many cycles, plus the return's.
+    uint32_t atomic_request_cycles = 1;
+    uint32_t atomic_return_cycles = 1;  // atom (result returned) only; red has none
   } l1;
   // [tlb]: address translation. A per-SM L1 TLB, an L2 TLB shared by a group of SMs (about half a
   // GPC on the A100, seeds/002), and the GMMU's page walkers behind it.
@@ -263,7 +267,8 @@ struct Machine {
     bool even_map = false;              // optional key l2.set_mapping: "hash" (default; slice and set are independent hashes of the line) or "even" (one line of every run of slices-per-partition lines in each slice, one line of every run of sets lines of a slice in each set, each run rotated by a hash: a contiguous range loads slices and sets evenly)
     uint32_t dram_latency = 0;          // fixed cycles L2 -> memory controller -> L2, besides DRAM timing
     uint32_t bytes_per_clk = 0;         // data per slice per cycle
-    uint32_t atomic_ops_per_clk = 1;    // per slice: distinct addresses of atomics resolved per cycle
+    uint32_t clock_mhz = 0;             // the slices' clock (0: the SM clock); tag lookups and the atomic unit count in it
+    uint32_t atomic_sectors_per_clk = 1;  // per slice and L2 clock: sectors an atomic unit updates
     uint32_t max_outstanding = 0;       // DRAM transactions (fills, write-backs) in flight per slice; at the limit it takes no new requests
   } l2;
   // [pcie]: the host link (cudaMemcpy between host and device).

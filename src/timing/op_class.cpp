@@ -281,8 +281,27 @@ OpClass classify(const ptx::Instruction& ins) {
   }
 }
 
+namespace {
+// How many times each register of a function is named (as destination, source or guard).
+void count_mentions(const ptx::Operand& o, std::vector<uint32_t>& n) {
+  if (o.kind == ptx::Operand::Kind::Reg && o.reg < n.size()) ++n[o.reg];
+  for (const ptx::Operand& e : o.elems) count_mentions(e, n);
+}
+std::vector<uint32_t> register_mentions(const ptx::Function& f) {
+  std::vector<uint32_t> n(f.regs.size(), 0);
+  for (const ptx::Instruction& ins : f.instrs) {
+    if (ins.has_guard && ins.guard_reg < n.size()) ++n[ins.guard_reg];
+    for (const ptx::Operand& o : ins.operands) count_mentions(o, n);
+  }
+  return n;
+}
+}  // namespace
+
 std::vector<InstrTiming> classify_program(const func::Program& prog, const config::Machine& m) {
   std::vector<InstrTiming> out(prog.code.size());
+  // Per function, on first need: register mentions (an atom whose result is never read).
+  std::vector<std::vector<uint32_t>> mentions(prog.funcs.size());
+  std::vector<char> mentions_done(prog.funcs.size(), 0);
   std::vector<std::vector<char>> merged(prog.funcs.size());
   std::vector<char> merged_done(prog.funcs.size(), 0);
   for (size_t pc = 0; pc < prog.code.size(); ++pc) {
@@ -327,7 +346,22 @@ std::vector<InstrTiming> classify_program(const func::Program& prog, const confi
         if (ins.has(Mod::cs) || ins.has(Mod::L2_evict_first)) t.mem |= kMemEvictFirst;
         break;
       case config::OpClass::AtomGlobal:
-        if (ins.op == Opcode::Atom) t.mem |= kMemReturns;
+        if (ins.op == Opcode::Atom) {
+          // ptxas turns an atom whose result nothing reads into a red (nvcc's PTX for an
+          // atomicAdd whose value is unused is such an atom; the H100's SASS of
+          // validation/mem/probes/atomics.cu has RED there): no value comes back, nothing waits.
+          // PTX registers named only by the atom itself are never read.
+          bool dead = !ins.operands.empty() && ins.operands[0].kind == ptx::Operand::Kind::Sink;
+          if (!ins.operands.empty() && ins.operands[0].kind == ptx::Operand::Kind::Reg) {
+            if (!mentions_done[d.func]) {
+              mentions[d.func] = register_mentions(*f.src);
+              mentions_done[d.func] = 1;
+            }
+            const auto& n = mentions[d.func];
+            dead = ins.operands[0].reg < n.size() && n[ins.operands[0].reg] == 1;
+          }
+          if (!dead) t.mem |= kMemReturns;
+        }
         break;
       case config::OpClass::Mbarrier:
         if (ins.op == Opcode::CpAsyncWaitGroup || ins.op == Opcode::CpAsyncWaitAll) t.mem |= kMemAsyncWait;

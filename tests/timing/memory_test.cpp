@@ -68,6 +68,14 @@ TEST(Coalescer, SameAddressIsOneSectorOneDistinctAddress) {
   EXPECT_EQ(out[0].sectors, 0x4u);  // byte 0x40 is in sector 2
   EXPECT_EQ(out[0].accesses, 32u);
   EXPECT_EQ(out[0].distinct, 1u);
+  // An atomic: 32 rounds of one address each, all in that sector.
+  EXPECT_EQ(out[0].rounds, 32u);
+  EXPECT_EQ(out[0].repeat_sectors, 0x4u);
+  // Distinct words of one line: one round.
+  coalesce(warp(0, 4, 4), 128, 32, out);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].rounds, 1u);
+  EXPECT_EQ(out[0].repeat_sectors, 0u);
 }
 
 // Any access pattern, against a plain map-based grouping written here: uncoalesced warps with
@@ -90,6 +98,8 @@ TEST(Coalescer, MatchesReferenceGroupingForRandomPatterns) {
     std::vector<uint64_t> order;
     std::map<uint64_t, LineAccess> ref;
     std::map<uint64_t, std::set<uint64_t>> addrs;
+    std::map<uint64_t, std::map<uint64_t, uint32_t>> times;  // line -> address -> accesses
+    std::map<uint64_t, uint32_t> repeat;                      // line -> sectors of repeated addresses
     for (auto& a : acc)
       for (uint64_t b = a.addr; b < a.addr + a.bytes; ++b) {
         const uint64_t line = b / 128;
@@ -104,6 +114,9 @@ TEST(Coalescer, MatchesReferenceGroupingForRandomPatterns) {
       for (uint64_t line = a.addr / 128; line <= (a.addr + a.bytes - 1) / 128; ++line) {
         ++ref[line].accesses;
         addrs[line].insert(a.addr);
+        if (++times[line][a.addr] > 1)
+          for (uint64_t b = std::max(a.addr, line * 128); b < std::min(a.addr + a.bytes, line * 128 + 128); ++b)
+            repeat[line] |= 1u << (b % 128 / 32);
       }
     ASSERT_EQ(out.size(), order.size()) << "iteration " << iter;
     for (size_t i = 0; i < order.size(); ++i) {
@@ -114,6 +127,10 @@ TEST(Coalescer, MatchesReferenceGroupingForRandomPatterns) {
       EXPECT_EQ(out[i].accesses, r.accesses);
       if (atomic) {
         EXPECT_EQ(out[i].distinct, addrs[order[i]].size());
+        uint32_t most = 0;
+        for (auto& [ad, k] : times[order[i]]) most = std::max(most, k);
+        EXPECT_EQ(out[i].rounds, most);
+        EXPECT_EQ(out[i].repeat_sectors, repeat[order[i]]);
       }
     }
   }
@@ -510,6 +527,46 @@ TEST(MemorySystem, LatenciesComposeFromTheConfig) {
   ms.send(w, 60000);
   ms.drain();
   EXPECT_EQ(one_read(ms, c, 0, line, 70000), xbar_round + m.l2.hit_latency + m.l2.far_latency);
+}
+
+// An atomic resolves in its line's home partition: from an SM of the other partition it is looked
+// up in the near slice and crosses to the home one (far_latency there and back). So for every
+// line, SM 0's and SM 2's (other partition) warm atomics differ by exactly far_latency, and each
+// partition is home to some of the lines.
+TEST(MemorySystem, AtomicsResolveInTheHomePartition) {
+  config::Machine m = mem_machine();
+  MemorySystem ms(m);
+  Catcher c;
+  for (uint32_t s = 0; s < 4; ++s) ms.attach(s, &c);
+  ASSERT_NE(ms.partition_of_sm(0), ms.partition_of_sm(2));
+  auto atomic = [&](uint32_t sm, uint64_t line, uint64_t t) -> int64_t {
+    c.got.clear();
+    MemRequest r;
+    r.sm = sm;
+    r.line = line;
+    r.sectors = 1;
+    r.kind = MemOpKind::Atomic;
+    ms.send(r, t);
+    ms.drain();
+    EXPECT_EQ(c.got.size(), 1u);
+    return c.got.empty() ? 0 : int64_t(c.got[0].second - t);
+  };
+  const int64_t xbar_round = 2 * (2 + m.xbar.latency), far = m.l2.far_latency;
+  int home0 = 0, home2 = 0;
+  uint64_t t = 10000;
+  for (uint64_t line = 500; line < 564; ++line) {
+    atomic(0, line, t);  // brings the line into its home slice
+    const int64_t a0 = atomic(0, line, t + 5000), a2 = atomic(2, line, t + 10000);
+    t += 20000;
+    EXPECT_EQ(std::abs(a0 - a2), far) << "line " << line;
+    // A hit: the crossbar both ways, the slice, one cycle of the atomic unit (and the hop).
+    const int64_t near = std::min(a0, a2);
+    EXPECT_GE(near, xbar_round + int64_t(m.l2.hit_latency));
+    EXPECT_LE(near, xbar_round + int64_t(m.l2.hit_latency) + 2);
+    (a0 < a2 ? home0 : home2) += 1;
+  }
+  EXPECT_GT(home0, 16);
+  EXPECT_GT(home2, 16);
 }
 
 // l2.set_mapping = "even": one partition holds a contiguous range of its capacity less one line per

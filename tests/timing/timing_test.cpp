@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <map>
 #include <string>
 
@@ -748,6 +749,92 @@ std::string const_kernel(unsigned distinct, unsigned stride, unsigned offset = 0
 // A warp whose lanes read k distinct addresses is served one address per cycle: after the warm-up
 // every address hits the constant L1, so the timed load costs the L1 hit latency plus k - 1
 // cycles (CUDA C++ Programming Guide, "Constant Memory": the request is split into k requests).
+// One warp: every lane reads its word of out (so the line is in L2), then adds 1 to word 0 of out
+// (`same`) or to its own word (distinct words of one line). With `use` the returned value is read (an atom); without, nothing reads it and the
+// instruction is a red (ptxas's choice, which the model follows).
+std::string atom_kernel(bool same, bool use) {
+  return fmt::format(R"(.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u64 out)
+{{
+  .reg .u64 %rd<6>;
+  .reg .u32 %r<6>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd4, %r1, 4;
+  add.u64 %rd5, %rd1, %rd4;
+  ld.global.cg.u32 %r4, [%rd5];
+  add.u32 %r5, %r4, 1;
+  bar.sync 0;
+  {0}
+  add.u64 %rd3, %rd1, %rd2;
+  atom.global.add.u32 %r2, [%rd3], 1;
+  {1}
+  ret;
+}}
+)", same ? "mov.u64 %rd2, 0;" : "mul.wide.u32 %rd2, %r1, 4;", use ? "add.u32 %r3, %r2, 1;" : "");
+}
+
+uint32_t word(const Timed& t, size_t i) {
+  uint32_t w;
+  std::memcpy(&w, &t.out[i], 4);
+  return w;
+}
+
+// The L1 sends a line's atomics in rounds of distinct addresses (Nsight Compute on the H100: 32
+// lanes on one word are 32 L2 requests and 32 sectors, 32 distinct words of a line one request of
+// 4 sectors), one request per atomic_request_cycles (+ atomic_return_cycles for an atom) through
+// the LSU; the slice's atomic unit takes one sector per L2 clock.
+config::Machine atomic_machine() {
+  config::Machine m = test_machine();
+  m.ops[unsigned(OpClass::AtomGlobal)] = {Pipe::Lsu, 30, 1, config::Scoreboard::Long};
+  return m;
+}
+
+TEST(Atomics, RepeatedAddressesSplitIntoRounds) {
+  const config::Machine m = atomic_machine();
+  std::map<std::pair<bool, bool>, Timed> r;
+  for (bool same : {false, true})
+    for (bool use : {false, true}) {
+      Timed t = run_timed(m, atom_kernel(same, use), {1, 1, 1}, {32, 1, 1});
+      ASSERT_TRUE(t.res.ok()) << t.res.report();
+      // The functional result: 32 increments on word 0, or one on each word.
+      if (same) {
+        EXPECT_EQ(word(t, 0), 32u);
+        EXPECT_EQ(word(t, 1), 0u);
+      } else {
+        for (size_t i = 0; i < 32; ++i) EXPECT_EQ(word(t, i), 1u) << i;
+      }
+      EXPECT_EQ(t.st.mem.l1_atom_requests, 1u);
+      EXPECT_EQ(t.st.mem.l1_wavefronts, 1u + (same ? 32u : 1u));  // the load, then the atomic's requests
+      EXPECT_EQ(t.st.mem.l2_sectors_atom, same ? 32u : 4u);
+      r[{same, use}] = std::move(t);
+    }
+  const auto cycles = [&](bool same, bool use) { return int64_t(r[{same, use}].st.cycles); };
+  // 32 requests leave the LSU (1 + 1) cycles apart for an atom, 1 for a red: the last one 62 or 31
+  // cycles after the first, each then serialised on the one slice. The distinct-word request has
+  // 4 sectors where each of those has 1: up to 2 port and 4 atomic-unit cycles of its own, and (an
+  // atom) its 4-sector answer up to 2 more on the crossbar.
+  EXPECT_GE(cycles(true, true) - cycles(false, true), 62 - 8);
+  EXPECT_LE(cycles(true, true) - cycles(false, true), 62 + 8);
+  EXPECT_GE(cycles(true, false) - cycles(false, false), 31 - 6);
+  EXPECT_LE(cycles(true, false) - cycles(false, false), 31 + 8);
+  // The red's requests go out twice as fast as the atom's (and both kernels end only when the
+  // last one is performed: a red is acknowledged like a store).
+  EXPECT_GE(cycles(true, true) - cycles(true, false), 25);
+  EXPECT_LE(cycles(true, true) - cycles(true, false), 40);
+}
+
+// A kernel that ends with a red lasts until L2 has performed it: at least the L1 miss path, the
+// crossbar both ways and the slice after the instruction.
+TEST(Atomics, RedIsAcknowledgedBeforeTheKernelEnds) {
+  const config::Machine m = atomic_machine();
+  Timed t = run_timed(m, atom_kernel(false, false), {1, 1, 1}, {32, 1, 1});
+  ASSERT_TRUE(t.res.ok()) << t.res.report();
+  EXPECT_GE(double(t.st.cycles), l2_hit_cycles(m) + m.tlb.walk_latency);
+}
+
 TEST(ConstCache, DistinctAddressesSerialise) {
   const config::Machine m = const_machine();
   std::map<unsigned, double> cycles;

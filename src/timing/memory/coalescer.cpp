@@ -16,8 +16,13 @@ void coalesce_lines(const std::vector<func::MemAccess>& acc, uint32_t line_bytes
                     std::vector<LineAccess>& out, bool count_distinct) {
   // Addresses seen per line, to count distinct ones (atomics); small linear sets: a warp has at
   // most 32 lanes x a few accesses.
-  static thread_local std::vector<std::pair<size_t, uint64_t>> seen_tls;
-  std::vector<std::pair<size_t, uint64_t>>* seen = nullptr;
+  struct Seen {
+    size_t line;
+    uint64_t addr;
+    uint32_t n;  // accesses to it so far
+  };
+  static thread_local std::vector<Seen> seen_tls;
+  std::vector<Seen>* seen = nullptr;
   if (count_distinct) {
     seen = &seen_tls;
     seen->clear();
@@ -49,7 +54,7 @@ void coalesce_lines(const std::vector<func::MemAccess>& acc, uint32_t line_bytes
       size_t k = 0;
       while (k < out.size() && out[k].line != line) ++k;
       if (k == out.size()) {
-        out.push_back(LineAccess{line, 0, 0, 0, 0});
+        out.push_back(LineAccess{line, 0, 0, 0, 0, 1, 0});
         if (out.size() > kLinear && out.size() < kSlots / 2) {
           hashed = true;
           std::fill(vals, vals + kSlots, ~0u);
@@ -64,7 +69,7 @@ void coalesce_lines(const std::vector<func::MemAccess>& acc, uint32_t line_bytes
     }
     const size_t h = slot_of(line);
     if (vals[h] != ~0u) return vals[h];
-    out.push_back(LineAccess{line, 0, 0, 0, 0});
+    out.push_back(LineAccess{line, 0, 0, 0, 0, 1, 0});
     if (out.size() < kSlots / 2) {
       keys[h] = line;
       vals[h] = uint32_t(out.size() - 1);
@@ -74,8 +79,12 @@ void coalesce_lines(const std::vector<func::MemAccess>& acc, uint32_t line_bytes
     return out.size() - 1;
   };
   // Access a touches bytes [lo, hi) of line la (offsets in the line).
+  // The sectors of bytes [lo, hi) of a line.
+  auto sector_mask = [&](uint64_t lo, uint64_t hi) {
+    return uint32_t(((2ull << sector_of(hi - 1)) - 1) & ~((1ull << sector_of(lo)) - 1));
+  };
   auto add = [&](LineAccess& la, const func::MemAccess& a, uint64_t lo, uint64_t hi) {
-    la.sectors |= uint32_t(((2ull << sector_of(hi - 1)) - 1) & ~((1ull << sector_of(lo)) - 1));
+    la.sectors |= sector_mask(lo, hi);
     la.lanes |= 1u << (a.lane & 31);
     if (la.l2 == func::L2Hint::Unchanged) la.l2 = a.l2;
     ++la.accesses;
@@ -96,13 +105,15 @@ void coalesce_lines(const std::vector<func::MemAccess>& acc, uint32_t line_bytes
       add(la, a, std::max(a.addr, base) - base, std::min(end, base + line_bytes) - base);
       if (!seen) continue;
       bool dup = false;
-      for (auto& [kk, ad] : *seen)
-        if (kk == k && ad == a.addr) {
+      for (Seen& e : *seen)
+        if (e.line == k && e.addr == a.addr) {
           dup = true;
+          la.rounds = std::max(la.rounds, ++e.n);
+          la.repeat_sectors |= sector_mask(std::max(a.addr, base) - base, std::min(end, base + line_bytes) - base);
           break;
         }
       if (!dup) {
-        seen->emplace_back(k, a.addr);
+        seen->push_back(Seen{k, a.addr, 1});
         ++la.distinct;
       }
     }

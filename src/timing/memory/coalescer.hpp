@@ -19,14 +19,21 @@ struct LineAccess {
   uint64_t line;       // line address (address / line bytes)
   uint32_t sectors;    // bit i: sector i of the line touched
   uint32_t lanes;      // lanes whose access falls in this line
-  uint32_t accesses;   // lane accesses (an atomic to the same line serialises by distinct address)
-  uint32_t distinct;   // distinct addresses among them (atomics: operations at L2)
+  uint32_t accesses;   // lane accesses
+  uint32_t distinct;   // distinct addresses among them
+  // Atomics: the L1 sends a line's atomics in rounds, each round holding every address at most
+  // once (Nsight Compute on the H100: 32 lanes on one word are 32 L2 requests, 32 distinct words of
+  // one line one request; validation/mem/h100_atomics_shape_ncu.txt). `rounds` is the most lanes
+  // on any one address; rounds after the first carry only the sectors of repeated addresses.
+  uint32_t rounds = 1;
+  uint32_t repeat_sectors = 0;
   func::L2Hint l2 = func::L2Hint::Unchanged;  // the first L2 hint among its accesses
 };
 
 // Groups the accesses of one instruction into lines, in first-touch order. `addr_of` maps an
 // access to the address the memory system sees (local memory is interleaved across lanes).
-// `distinct` is counted only with count_distinct (atomics need it; it costs a search per access).
+// `distinct`, `rounds` and `repeat_sectors` are counted only with count_distinct (atomics need them;
+// they cost a search per access).
 void coalesce(const std::vector<func::MemAccess>& acc, uint32_t line_bytes, uint32_t sector_bytes,
               std::vector<LineAccess>& out, bool count_distinct = true);
 

@@ -3,6 +3,7 @@
 // sectors asked for, the sectors back, and the requests waiting on them.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <utility>
@@ -26,8 +27,18 @@ struct L2Slice {
     std::vector<Waiter> waiters;
   };
   SectorCache tags;
-  uint64_t port_free = 0;     // the slice's data port
+  // Busy-until times in 1/kTick of an SM cycle: a tag lookup takes one L2 clock, which is not a
+  // whole number of SM cycles when the clocks differ (the H100's L2 runs at 0.86 of the SM clock).
+  static constexpr uint64_t kTick = 256;
+  uint64_t port_free = 0;     // the slice's tag and data port
   uint64_t atomic_free = 0;   // its atomic unit
+  // Occupies a unit busy until `free` (ticks) for `cost` ticks from cycle t on; returns the cycle
+  // it begins.
+  static uint64_t occupy(uint64_t& free, uint64_t t, uint64_t cost) {
+    const uint64_t start = std::max(t * kTick, free);
+    free = start + cost;
+    return (start + kTick - 1) / kTick;
+  }
   uint32_t outstanding = 0;   // DRAM transactions (fills and write-backs) in flight
   std::deque<uint32_t> stalled;  // requests waiting for `outstanding` to drop (FIFO)
 

@@ -38,6 +38,7 @@ struct Event {
 struct Req {
   MemRequest r;
   uint32_t entry_slice = 0;  // the slice in the SM's partition that serves it
+  bool forwarded = false;    // an atomic sent on to its line's home partition
   uint64_t ready = 0;        // its answer's cycle so far
   uint32_t hit = 0;          // far probes: sectors the far partition had
 };
@@ -170,6 +171,18 @@ struct MemorySystem::Impl {
     return uint32_t((line % n + mix((line / n) ^ 0x5bd1e995ull, 0xff51afd7ed558ccdull)) % n);
   }
   uint32_t sector_bytes() const { return m.l2.sector; }
+  // An atomic resolves in its line's home partition (the point of coherence): Nsight Compute on
+  // the H100 counts 1.5 L2 requests per atomic request and half the atomic sectors through the
+  // partition fabric (validation/mem/h100_atomics_shape_ncu.txt). Which lines are whose is a hash
+  // here (not published).
+  uint32_t home_part(uint64_t line) const { return uint32_t(mix(line ^ 0x632be59bd9b4e019ull, 0xc2b2ae3d27d4eb4full) % parts); }
+  // A tag lookup (one L2 clock) and sector data in the slice port's ticks (L2Slice::kTick).
+  uint64_t tag_ticks() const {
+    return m.l2.clock_mhz ? uint64_t(double(L2Slice::kTick) * m.sm_clock_mhz / m.l2.clock_mhz + 0.5) : L2Slice::kTick;
+  }
+  uint64_t port_ticks(uint32_t sectors) const {
+    return std::max(tag_ticks(), (uint64_t(sectors) * sector_bytes() * L2Slice::kTick + m.l2.bytes_per_clk - 1) / m.l2.bytes_per_clk);
+  }
 
   // ---- DRAM
   // DRAM transactions for `sectors` of `line`: an aligned pair of sectors is one 64-B access (two
@@ -278,11 +291,13 @@ struct MemorySystem::Impl {
   void finish(uint32_t rid, uint32_t s, uint64_t t) {
     Req& q = reqs[rid];
     if (q.r.kind == MemOpKind::Atomic) {
-      // The slice's atomic unit resolves the request's distinct addresses; the line is dirty.
+      // The slice's atomic unit updates the request's sectors (one L2 clock per
+      // atomic_sectors_per_clk sectors: lts__d_atomic_input_cycles_active counts one per sector);
+      // the line is dirty.
       L2Slice& sl = slices[s];
-      uint64_t start = std::max(t, sl.atomic_free);
-      sl.atomic_free = start + (q.r.ops + m.l2.atomic_ops_per_clk - 1) / m.l2.atomic_ops_per_clk;
-      t = start + q.r.ops / m.l2.atomic_ops_per_clk;
+      const uint64_t n = uint64_t(std::max(1, std::popcount(q.r.sectors)));
+      L2Slice::occupy(sl.atomic_free, t, (n * tag_ticks() + m.l2.atomic_sectors_per_clk - 1) / m.l2.atomic_sectors_per_clk);
+      t = (sl.atomic_free + L2Slice::kTick - 1) / L2Slice::kTick;
       if (l2_on) {
         uint32_t far_dirty = parts > 1 ? slices[other(s)].tags.invalidate(q.r.line) : 0;
         evicted(s, sl.tags.write(q.r.line, q.r.sectors | far_dirty, q.r.evict), q.r.ctr, t);
@@ -294,12 +309,14 @@ struct MemorySystem::Impl {
       free_req(rid);
       return;
     }
+    // From the home partition back across to the slice the request came in through.
+    if (q.forwarded) t += m.l2.far_latency - m.l2.far_latency / 2;
     push(Ev::Respond, t, rid, q.entry_slice);
   }
   // The answer leaves slice s for its SM's GPC.
   void respond(uint32_t rid, uint64_t t) {
     Req& q = reqs[rid];
-    const bool with_data = q.r.kind == MemOpKind::Read || q.r.kind == MemOpKind::Atomic;
+    const bool with_data = q.r.kind == MemOpKind::Read || (q.r.kind == MemOpKind::Atomic && !q.r.red);
     uint32_t data = with_data ? uint32_t(std::popcount(q.r.sectors)) * sector_bytes() : 0;
     if (q.r.ctr) q.r.ctr->xbar_read_bytes += data;
     uint64_t at = xbar.to_gpc(q.entry_slice, sm_gpc[q.r.sm], m.xbar.header_bytes + data, t);
@@ -315,8 +332,17 @@ struct MemorySystem::Impl {
     }
     const MemRequest r = reqs[rid].r;
     const uint32_t n = uint32_t(std::popcount(r.sectors));
-    uint64_t start = std::max(t, sl.port_free);
-    sl.port_free = start + std::max<uint32_t>(1, (n * sector_bytes() + m.l2.bytes_per_clk - 1) / m.l2.bytes_per_clk);
+    if (r.kind == MemOpKind::Atomic && parts > 1 && l2_on && !reqs[rid].forwarded) {
+      const uint32_t home = home_part(r.line);
+      if (home != s / per_part) {
+        // Looked up here (a tag lookup), then across the fabric to the home slice.
+        const uint64_t start = L2Slice::occupy(sl.port_free, t, tag_ticks());
+        reqs[rid].forwarded = true;
+        push(Ev::AtSlice, start + m.l2.far_latency / 2, rid, home * per_part + s % per_part);
+        return;
+      }
+    }
+    const uint64_t start = L2Slice::occupy(sl.port_free, t, port_ticks(n));
     const uint64_t tagged = start + m.l2.hit_latency;
     if (r.kind == MemOpKind::Discard || r.kind == MemOpKind::Demote) {
       if (l2_on) {

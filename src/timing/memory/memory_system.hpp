@@ -37,8 +37,8 @@ struct MemRequest {
   uint64_t line = 0;         // physical line address (address / line bytes)
   uint32_t sectors = 0;      // sectors of the line
   MemOpKind kind = MemOpKind::Read;
-  uint16_t ops = 1;          // atomics: distinct addresses resolved at L2
-  bool respond = true;       // reads and atom: a response goes back; stores and red: none
+  bool respond = true;       // a response goes back: data (reads, atom) or an acknowledgement (stores, red)
+  bool red = false;          // an atomic whose value does not return (its response is an acknowledgement)
   Evict evict = Evict::Unchanged;  // eviction class asked for (cache operators, hints, access-policy window)
   bool no_allocate = false;  // .L2::no_allocate: a read miss does not fill the L2
   stats::MemoryStats* ctr = nullptr;  // the issuing kernel's counters
