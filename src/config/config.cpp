@@ -474,6 +474,7 @@ void read_machine(Reader& rd, Machine& m) {
   rd.u32("sm.latency.branch", m.branch_latency);
   rd.u32("sm.latency.cta_launch", m.cta_launch_latency);
   rd.u32("sm.latency.kernel_launch", m.kernel_launch_cycles);
+  rd.u32("sm.latency.printf", m.printf_latency);
 
   // [mem]
   rd.u32("mem.shared_banks", m.shared_banks);
@@ -967,8 +968,9 @@ std::string describe(const Machine& m) {
   line("instruction caches", fmt::format("{} B/instr; L0 {} ({}-way, miss {} cy), L1 {} ({}-way, miss {} cy), line {} B", m.instr_bytes,
                                          bytes(m.l0i_bytes), m.l0i_assoc, m.l0i_miss_latency, bytes(m.l1i_bytes), m.l1i_assoc,
                                          m.l1i_miss_latency, m.icache_line));
-  line("latencies (cycles)", fmt::format("barrier {}, branch {}, CTA launch {}, kernel launch {}", m.barrier_latency,
-                                         m.branch_latency, m.cta_launch_latency, m.kernel_launch_cycles));
+  line("latencies (cycles)", fmt::format("barrier {}, branch {}, CTA launch {}, kernel launch {}, device printf {}",
+                                         m.barrier_latency, m.branch_latency, m.cta_launch_latency,
+                                         m.kernel_launch_cycles, m.printf_latency));
   s += "memory\n";
   line("shared banks", fmt::format("{} x {} B", m.shared_banks, m.shared_bank_bytes));
   line("L1 data", fmt::format("{} B lines of {} B sectors, {}-way, {} miss entries/SM, {} lookups + {} B per cycle, miss path {} cy",

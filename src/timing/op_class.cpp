@@ -378,6 +378,12 @@ std::vector<InstrTiming> classify_program(const func::Program& prog, const confi
       t.pipe_cycles = tensor_cycles(ins, m);
       t.latency = t.pipe_cycles + m.tensor_latency;
     }
+    // Device printf: vprintf is a call into the driver's own code, which the model does not run
+    // (the functional engine formats the line at once). Its cost is one measured figure: the warp
+    // issues nothing more for sm.latency.printf cycles after the call.
+    if (t.cls == config::OpClass::Call && ins.op == Opcode::Call && d.target < prog.call_sites.size() &&
+        prog.call_sites[d.target].builtin == func::CallSite::Vprintf)
+      t.hold = m.printf_latency;
     // An add merged into its reader's IADD3 takes an issue slot here (the PTX instruction still
     // runs) but neither pipe time nor latency: the reader is the one SASS instruction.
     if (t.cls == config::OpClass::Int && is_add32(ins)) {

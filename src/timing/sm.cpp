@@ -284,6 +284,10 @@ void Sm::issue(WarpCtx& w, uint64_t t) {
         w.hold_until = t + 1 + m_.branch_latency;
         w.hold_reason = Stall::BranchResolving;
       }
+      if (it.hold) {  // device printf (vprintf): the driver's code runs, then the warp goes on
+        w.hold_until = std::max(w.hold_until, t + it.hold);
+        w.hold_reason = Stall::Wait;  // a fixed cost, as a fixed-latency wait (its own stall mix is not measured)
+      }
       break;
     case OpClass::Membar:
       w.hold_until = t + it.latency;

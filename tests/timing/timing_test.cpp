@@ -486,6 +486,58 @@ TEST(Timing, ClockReadsTheSmCycle) {
   EXPECT_LE(t.out[0], 416.0f);
 }
 
+// A device printf (a call to vprintf) runs the driver's code on hardware: thousands of cycles
+// (validation/workloads/probes/calls.cu measures ~45,700 on the H100). The model does not run that
+// code; the warp waits sm.latency.printf after the call. out[0] = the cycles between two clock
+// reads around one printf of one thread.
+std::string printf_kernel() {
+  return R"(.version 8.0
+.target sm_80
+.address_size 64
+.extern .func (.param .b32 func_retval0) vprintf(.param .b64 vprintf_param_0, .param .b64 vprintf_param_1);
+.global .align 1 .b8 fmt[4] = {104, 105, 10, 0};
+.visible .entry k(.param .u64 out)
+{
+  .reg .f32 %f<2>;
+  .reg .b32 %r<2>;
+  .reg .u64 %rd<8>;
+  ld.param.u64 %rd1, [out];
+  cvta.global.u64 %rd2, fmt;
+  mov.u64 %rd3, 0;
+  mov.u64 %rd4, %clock64;
+  {
+  .param .b64 param0;
+  st.param.b64 [param0+0], %rd2;
+  .param .b64 param1;
+  st.param.b64 [param1+0], %rd3;
+  .param .b32 retval0;
+  call.uni (retval0), vprintf, (param0, param1);
+  ld.param.b32 %r1, [retval0+0];
+  }
+  mov.u64 %rd5, %clock64;
+  sub.u64 %rd6, %rd5, %rd4;
+  cvt.rn.f32.u64 %f1, %rd6;
+  st.global.f32 [%rd1], %f1;
+  ret;
+}
+)";
+}
+
+TEST(Timing, DevicePrintfHoldsTheWarpForItsConfiguredCost) {
+  config::Machine m = test_machine();
+  m.printf_latency = 5000;
+  Timed a = run_timed(m, printf_kernel(), {1, 1, 1}, {1, 1, 1});
+  ASSERT_TRUE(a.res.ok()) << a.res.report();
+  EXPECT_GE(a.out[0], 5000.0f);
+  EXPECT_LE(a.out[0], 5100.0f);
+  EXPECT_GE(a.st.cycles, 5000u);
+  // With no cost the call is one branch-pipe instruction.
+  m.printf_latency = 0;
+  Timed b = run_timed(m, printf_kernel(), {1, 1, 1}, {1, 1, 1});
+  ASSERT_TRUE(b.res.ok()) << b.res.report();
+  EXPECT_LE(b.out[0], 100.0f);
+}
+
 // A pointer chase by one thread over a module buffer that nothing wrote (it reads as zero): each
 // load's value is added to the address (`ld; add`), so the next load depends on this one. With
 // stride 0 every load hits the same line; with stride 128 each touches a new line. out[0] = the
