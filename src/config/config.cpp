@@ -454,6 +454,7 @@ void read_machine(Reader& rd, Machine& m) {
   static const std::pair<const char*, SchedulerPolicy> schedulers[] = {{"gto", SchedulerPolicy::Gto},
                                                                        {"lrr", SchedulerPolicy::Lrr}};
   rd.choice("sm.scheduler", m.scheduler, schedulers);
+  if (rd.get("sm.its_spin_yield")) rd.u32("sm.its_spin_yield", m.its_spin_yield);
   rd.f64("sm.issue_clock_ratio", m.issue_clock_ratio);
   rd.u32("sm.scoreboard_entries", m.scoreboard_entries);
   rd.u32("sm.mio_queue", m.mio_queue);
@@ -811,6 +812,7 @@ bool validate(const Machine& m, std::string& error) {
   if (m.l1.assoc == 0) return bad("l1.assoc: must be at least 1");
   if (m.l1.tag_lookups_per_clk == 0) return bad("l1.tag_lookups_per_clk: must be positive");
   if (m.l1.bytes_per_clk == 0) return bad("l1.bytes_per_clk: must be positive");
+  if (m.its_spin_yield == 0) return bad("sm.its_spin_yield: must be positive");
   if (m.l1.atomic_request_cycles == 0) return bad("l1.atomic_request_cycles: must be positive");
   if (m.l1.max_outstanding == 0) return bad("l1.max_outstanding: must be positive");
   if (!pow2_field(m.l1.local_interleave, "l1.local_interleave")) return false;

@@ -177,6 +177,10 @@ struct Machine {
   uint32_t carveout_min_per_cta = 0;
   uint32_t carveout_min_cap = 0;
   SchedulerPolicy scheduler = SchedulerPolicy::Gto;
+  // Independent thread scheduling (cc 7.0+): when one path of a diverged warp keeps branching
+  // backwards (a spin loop) while another path waits, the other path runs after this many of its
+  // backward branches (optional key sm.its_spin_yield).
+  uint32_t its_spin_yield = 64;
   double issue_clock_ratio = 1.0;      // scheduler issues per SM cycle (G80: 0.5)
   std::array<uint32_t, kPipeCount> pipe_lanes{};  // lanes per sub-core ([sm.pipes]); mio/lsu per SM
   uint32_t scoreboard_entries = 64;    // outstanding register writes per warp before it stalls

@@ -42,6 +42,7 @@ Device::Device(GpuSpec spec) : spec_(std::move(spec)) {
   ec.sm_arch = uint32_t(spec_.cc_major * 10 + spec_.cc_minor);
   ec.machine = spec_.machine.name.empty() ? spec_.name : spec_.machine.name;
   if (const char* v = std::getenv("WARPSIM_REG_SHARING"); v && std::string_view(v) == "0") ec.share_registers = false;
+  ec.spin_yield_threshold = spec_.machine.its_spin_yield;
   engine_ = std::make_unique<func::Engine>(*mem_, ec);
 }
 
