@@ -94,12 +94,14 @@ double run_pattern(int p, unsigned* words, size_t nwords, unsigned* sink, int bl
 
 // The generic pattern of `atomics shape`: a warp's lanes fall in `lines` groups, each group its own
 // line (lines of one warp adjacent); a group's lanes update distinct words of that line, or all the
-// line's first word (`same`); only lanes below `active` take part.
+// line's first word (`same`); only lanes below `active` take part. lines = 0: every active lane of
+// the grid updates word 0.
 struct Shape {
   int lines, active, same, red;
 };
 __host__ __device__ inline long long shape_word(const Shape& s, unsigned long long warp, unsigned lane) {
   if (int(lane) >= s.active) return -1;
+  if (s.lines == 0) return 0;  // lines 0: one word for the whole grid
   const unsigned per = 32u / unsigned(s.lines), g = lane / per;
   return (long long)((warp * s.lines + g) * 32 + (s.same ? 0 : lane % per));
 }
@@ -217,7 +219,7 @@ int main(int argc, char** argv) {
   if (argc > 8 && std::string(argv[1]) == "one") {
     bool ok = true;
     Shape s{std::atoi(argv[2]), std::atoi(argv[3]), std::atoi(argv[4]), std::atoi(argv[5])};
-    if (s.lines < 1 || s.lines > 32 || 32 % s.lines || s.active < 1 || s.active > 32) {
+    if (s.lines < 0 || s.lines > 32 || (s.lines && 32 % s.lines) || s.active < 1 || s.active > 32) {
       std::printf("bad shape\n");
       return 2;
     }
