@@ -287,6 +287,69 @@ void count_mentions(const ptx::Operand& o, std::vector<uint32_t>& n) {
   if (o.kind == ptx::Operand::Kind::Reg && o.reg < n.size()) ++n[o.reg];
   for (const ptx::Operand& e : o.elems) count_mentions(e, n);
 }
+// Which registers hold the same value in every lane of a warp, as far as a compiler can prove it:
+// derived only from kernel parameters, constants, symbols and the CTA/grid special registers
+// through plain arithmetic. Everything else (thread ids, loads, atomics, calls) is per lane.
+bool uniform_sreg(ptx::SReg r) {
+  using ptx::SReg;
+  switch (r) {
+    case SReg::Ntid: case SReg::Ctaid: case SReg::Nctaid: case SReg::Nsmid: case SReg::Gridid: case SReg::WarpSz:
+    case SReg::Clusterid: case SReg::Nclusterid: case SReg::ClusterCtaid: case SReg::ClusterNctaid:
+    case SReg::ClusterCtarank: case SReg::ClusterNctarank: return true;
+    default: return false;
+  }
+}
+bool uniform_operand(const ptx::Operand& o, const std::vector<char>& u) {
+  using K = ptx::Operand::Kind;
+  switch (o.kind) {
+    case K::Reg: return o.reg < u.size() && u[o.reg];
+    case K::SpecialReg: return uniform_sreg(o.sreg);
+    case K::Imm: case K::F32: case K::F64: case K::Symbol: return true;
+    case K::Address: case K::Vector: case K::Pair:
+      for (const ptx::Operand& e : o.elems)
+        if (!uniform_operand(e, u)) return false;
+      return true;
+    default: return false;
+  }
+}
+void mark_defined(const ptx::Operand& o, bool uniform, std::vector<char>& u, bool& changed) {
+  using K = ptx::Operand::Kind;
+  if (o.kind == K::Reg && o.reg < u.size() && u[o.reg] && !uniform) u[o.reg] = 0, changed = true;
+  if (o.kind == K::Vector || o.kind == K::Pair || o.kind == K::CallList)
+    for (const ptx::Operand& e : o.elems) mark_defined(e, uniform, u, changed);
+}
+std::vector<char> uniform_registers(const ptx::Function& f) {
+  using ptx::Opcode;
+  std::vector<char> u(f.regs.size(), 1);
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (const ptx::Instruction& ins : f.instrs) {
+      if (ins.operands.empty()) continue;
+      const ptx::Operand& d = ins.operands[0];
+      if (ins.op == Opcode::Call) {  // return values come from another function
+        mark_defined(d, false, u, changed);
+        continue;
+      }
+      if (d.kind != ptx::Operand::Kind::Reg && d.kind != ptx::Operand::Kind::Vector && d.kind != ptx::Operand::Kind::Pair)
+        continue;  // stores, reductions, branches: no register written
+      bool pure = false;
+      switch (ins.op) {
+        case Opcode::Mov: case Opcode::Add: case Opcode::Sub: case Opcode::Mul: case Opcode::Mad: case Opcode::Shl:
+        case Opcode::Shr: case Opcode::And: case Opcode::Or: case Opcode::Xor: case Opcode::Not: case Opcode::Neg:
+        case Opcode::Min: case Opcode::Max: case Opcode::Cvt: case Opcode::Cvta: case Opcode::Selp: case Opcode::Setp:
+          pure = true;
+          break;
+        case Opcode::Ld: pure = ins.has(Mod::param) || ins.has(Mod::const_); break;
+        default: break;
+      }
+      bool uniform = pure && (!ins.has_guard || (ins.guard_reg < u.size() && u[ins.guard_reg]));
+      for (size_t i = 1; uniform && i < ins.operands.size(); ++i) uniform = uniform_operand(ins.operands[i], u);
+      mark_defined(d, uniform, u, changed);
+    }
+  }
+  return u;
+}
+
 std::vector<uint32_t> register_mentions(const ptx::Function& f) {
   std::vector<uint32_t> n(f.regs.size(), 0);
   for (const ptx::Instruction& ins : f.instrs) {
@@ -302,6 +365,8 @@ std::vector<InstrTiming> classify_program(const func::Program& prog, const confi
   // Per function, on first need: register mentions (an atom whose result is never read).
   std::vector<std::vector<uint32_t>> mentions(prog.funcs.size());
   std::vector<char> mentions_done(prog.funcs.size(), 0);
+  std::vector<std::vector<char>> uniform(prog.funcs.size());
+  std::vector<char> uniform_done(prog.funcs.size(), 0);
   std::vector<std::vector<char>> merged(prog.funcs.size());
   std::vector<char> merged_done(prog.funcs.size(), 0);
   for (size_t pc = 0; pc < prog.code.size(); ++pc) {
@@ -361,6 +426,24 @@ std::vector<InstrTiming> classify_program(const func::Program& prog, const confi
             dead = ins.operands[0].reg < n.size() && n[ins.operands[0].reg] == 1;
           }
           if (!dead) t.mem |= kMemReturns;
+        }
+        {
+          // ptxas aggregates a warp's 32-bit integer atomic adds to one address it can prove is
+          // the same for the warp (CUDA 9+ "warp-aggregated atomics"): one lane adds the warp's
+          // sum. The H100 shows it: every thread adding 1 to a kernel-parameter address reaches
+          // 19.4 lane operations per clock (validation/mem/h100_atomics_measured.csv), the same
+          // adds to an address the compiler cannot prove uniform 0.7, one request per lane at
+          // one slice (h100_atomics_shape_measured.csv, ncu in h100_atomics_shape2_ncu.txt).
+          const auto ty = ins.types()[0];
+          const bool int32 = ty == ptx::Type::U32 || ty == ptx::Type::S32;
+          const size_t a = ins.op == Opcode::Atom ? 1 : 0;
+          if (ins.has(Mod::add) && int32 && a < ins.operands.size()) {
+            if (!uniform_done[d.func]) {
+              uniform[d.func] = uniform_registers(*f.src);
+              uniform_done[d.func] = 1;
+            }
+            t.aggregated = uniform_operand(ins.operands[a], uniform[d.func]);
+          }
         }
         break;
       case config::OpClass::Mbarrier:

@@ -24,6 +24,7 @@ struct InstrTiming {
   uint8_t bytes = 0;         // memory access bytes per lane (for MIO/LSU wavefronts)
   uint8_t mem = 0;           // MemFlag bits: how a global/local access uses the caches
   uint8_t wait_groups = 0;   // cp.async.wait_group N: the N newest groups may stay in flight
+  bool aggregated = false;   // an integer atomic add to a warp-uniform address: ptxas reduces the warp's lanes to one request
   uint32_t hold = 0;         // cycles the warp waits after issuing it (a device printf: sm.latency.printf)
   uint8_t nsrc = 0, ndst = 0;
   static constexpr unsigned kMaxDeps = 24;

@@ -582,7 +582,10 @@ uint64_t Sm::memory_issue(WarpCtx& w, const InstrTiming& it, uint64_t t) {
   // cycle per request of red and two of atom (validation/mem/h100_atomics_shape_ncu.txt).
   uint32_t atom_requests = 0;
   if (atomic)
-    for (auto& l : lines_) atom_requests += l.rounds;
+    for (auto& l : lines_) {
+      if (it.aggregated) l.rounds = 1, l.repeat_sectors = 0;  // one lane adds the warp's sum (op_class.cpp)
+      atom_requests += l.rounds;
+    }
   const uint64_t atom_cycles = m_.l1.atomic_request_cycles + (returns ? m_.l1.atomic_return_cycles : 0);
   const uint64_t wavefronts = std::max<uint64_t>(
       {1, (lines_.size() + m_.l1.tag_lookups_per_clk - 1) / m_.l1.tag_lookups_per_clk,
