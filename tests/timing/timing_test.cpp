@@ -801,32 +801,35 @@ std::string const_kernel(unsigned distinct, unsigned stride, unsigned offset = 0
 // A warp whose lanes read k distinct addresses is served one address per cycle: after the warm-up
 // every address hits the constant L1, so the timed load costs the L1 hit latency plus k - 1
 // cycles (CUDA C++ Programming Guide, "Constant Memory": the request is split into k requests).
-// One warp: every lane reads its word of out (so the line is in L2), then adds 1 to word 0 of out
-// (`same`, through tid x 0: an address the compiler cannot prove uniform, so not aggregated) or to
-// its own word (distinct words of one line). With `use` the returned value is read (an atom); without, nothing reads it and the
-// instruction is a red (ptxas's choice, which the model follows).
-std::string atom_kernel(bool same, bool use) {
-  return fmt::format(R"(.version 8.0
+// The atomics kernels: one .u64 parameter `out` in %rd1, %tid.x in %r1, then `body`.
+std::string atom_ptx(const std::string& body) {
+  return R"(.version 8.0
 .target sm_80
 .address_size 64
 .visible .entry k(.param .u64 out)
-{{
+{
   .reg .u64 %rd<6>;
   .reg .u32 %r<6>;
   ld.param.u64 %rd1, [out];
   mov.u32 %r1, %tid.x;
-  mul.wide.u32 %rd4, %r1, 4;
+)" + body + "  ret;\n}\n";
+}
+
+// One warp: every lane reads its word of out (so the line is in L2), then adds 1 to word 0 of out
+// (`same`, through tid x 0: an address the compiler cannot prove uniform, so not aggregated) or
+// to its own word (distinct words of one line). With `use` the returned value is read (an atom);
+// without, nothing reads it and the instruction is a red (ptxas's choice, which the model follows).
+std::string atom_kernel(bool same, bool use) {
+  return atom_ptx(fmt::format(R"(  mul.wide.u32 %rd4, %r1, 4;
   add.u64 %rd5, %rd1, %rd4;
   ld.global.cg.u32 %r4, [%rd5];
   add.u32 %r5, %r4, 1;
   bar.sync 0;
-  {0}
+  mul.wide.u32 %rd2, %r1, {0};
   add.u64 %rd3, %rd1, %rd2;
   atom.global.add.u32 %r2, [%rd3], 1;
   {1}
-  ret;
-}}
-)", same ? "mul.wide.u32 %rd2, %r1, 0;" : "mul.wide.u32 %rd2, %r1, 4;", use ? "add.u32 %r3, %r2, 1;" : "");
+)", same ? 0 : 4, use ? "add.u32 %r3, %r2, 1;" : ""));
 }
 
 uint32_t word(const Timed& t, size_t i) {
@@ -886,19 +889,9 @@ TEST(Atomics, RepeatedAddressesSplitIntoRounds) {
 // thread index (tid x 0) is not provably uniform: one request per lane.
 TEST(Atomics, ProvablyUniformAddressIsOneRequest) {
   const config::Machine m = atomic_machine();
-  const std::string head = R"(.version 8.0
-.target sm_80
-.address_size 64
-.visible .entry k(.param .u64 out)
-{
-  .reg .u64 %rd<6>;
-  .reg .u32 %r<6>;
-  ld.param.u64 %rd1, [out];
-  mov.u32 %r1, %tid.x;
-)";
-  Timed uni = run_timed(m, head + "  atom.global.add.u32 %r2, [%rd1], 1;\n  add.u32 %r3, %r2, 1;\n  ret;\n}\n", {1, 1, 1}, {32, 1, 1});
-  Timed lane = run_timed(m, head + "  mul.wide.u32 %rd2, %r1, 0;\n  add.u64 %rd3, %rd1, %rd2;\n"
-                                   "  atom.global.add.u32 %r2, [%rd3], 1;\n  add.u32 %r3, %r2, 1;\n  ret;\n}\n",
+  Timed uni = run_timed(m, atom_ptx("  atom.global.add.u32 %r2, [%rd1], 1;\n  add.u32 %r3, %r2, 1;\n"), {1, 1, 1}, {32, 1, 1});
+  Timed lane = run_timed(m, atom_ptx("  mul.wide.u32 %rd2, %r1, 0;\n  add.u64 %rd3, %rd1, %rd2;\n"
+                                   "  atom.global.add.u32 %r2, [%rd3], 1;\n  add.u32 %r3, %r2, 1;\n"),
                          {1, 1, 1}, {32, 1, 1});
   ASSERT_TRUE(uni.res.ok() && lane.res.ok());
   EXPECT_EQ(word(uni, 0), 32u);
@@ -908,7 +901,7 @@ TEST(Atomics, ProvablyUniformAddressIsOneRequest) {
   EXPECT_EQ(lane.st.mem.l1_wavefronts, 32u);
   EXPECT_EQ(lane.st.mem.l2_sectors_atom, 32u);
   // A float add is not aggregated (the sum's order would change the result).
-  Timed f = run_timed(m, head + "  atom.global.add.f32 %r2, [%rd1], 0f3F800000;\n  add.u32 %r3, %r2, 1;\n  ret;\n}\n", {1, 1, 1}, {32, 1, 1});
+  Timed f = run_timed(m, atom_ptx("  atom.global.add.f32 %r2, [%rd1], 0f3F800000;\n  add.u32 %r3, %r2, 1;\n"), {1, 1, 1}, {32, 1, 1});
   ASSERT_TRUE(f.res.ok());
   EXPECT_EQ(f.st.mem.l1_wavefronts, 32u);
 }
