@@ -623,7 +623,7 @@ uint64_t Sm::memory_issue(WarpCtx& w, const InstrTiming& it, uint64_t t) {
   }
   if (atomic) {
     ++ctr.l1_atom_requests;
-    // One L2 request per line and round (coalescer.hpp), leaving the pipe atom_cycles apart.
+    // One message per line with its rounds (coalescer.hpp); rounds leave the pipe atom_cycles apart.
     uint64_t nth = 0;
     for (auto& l : lines_) {
       const uint64_t at = translate(l.line * m_.l1.line, t, ctr) + m_.l1.miss_latency;
@@ -635,11 +635,13 @@ uint64_t Sm::memory_issue(WarpCtx& w, const InstrTiming& it, uint64_t t) {
       rq.red = !returns;
       rq.ctr = &ctr;
       set_l2_hint(rq, l.l2, it.mem);
-      for (uint32_t r = 0; r < l.rounds; ++r) {
-        rq.sectors = r ? l.repeat_sectors : l.sectors;
-        ++trackers_[tid].pending;
-        mem_->send(rq, at + nth++ * atom_cycles);
-      }
+      rq.sectors = l.sectors;
+      rq.rounds = uint16_t(std::min<uint32_t>(l.rounds, 0xffff));
+      rq.repeat_sectors = l.repeat_sectors;
+      rq.spread = uint16_t(std::min<uint64_t>((l.rounds - 1) * atom_cycles, 0xffff));
+      ++trackers_[tid].pending;
+      mem_->send(rq, at + nth * atom_cycles);
+      nth += l.rounds;
     }
     if (!returns) {
       if (!trackers_[tid].pending) free_tracker(tid);

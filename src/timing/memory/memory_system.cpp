@@ -295,9 +295,13 @@ struct MemorySystem::Impl {
       // atomic_sectors_per_clk sectors: lts__d_atomic_input_cycles_active counts one per sector);
       // the line is dirty.
       L2Slice& sl = slices[s];
-      const uint64_t n = uint64_t(std::max(1, std::popcount(q.r.sectors)));
-      L2Slice::occupy(sl.atomic_free, t, (n * tag_ticks() + m.l2.atomic_sectors_per_clk - 1) / m.l2.atomic_sectors_per_clk);
-      t = (sl.atomic_free + L2Slice::kTick - 1) / L2Slice::kTick;
+      // A message's rounds reach the unit one by one as their lookups finish (t is the last's).
+      const uint64_t n = std::max<uint64_t>(1, q.r.atomic_sectors());
+      const uint64_t cost = (n * tag_ticks() + m.l2.atomic_sectors_per_clk - 1) / m.l2.atomic_sectors_per_clk;
+      const uint64_t ahead = (q.r.rounds - 1) * (cost / q.r.rounds);
+      const uint64_t first = t * L2Slice::kTick > ahead ? t * L2Slice::kTick - ahead : 0;
+      sl.atomic_free = std::max(first, sl.atomic_free) + cost;
+      t = std::max(t, (sl.atomic_free + L2Slice::kTick - 1) / L2Slice::kTick);
       if (l2_on) {
         uint32_t far_dirty = parts > 1 ? slices[other(s)].tags.invalidate(q.r.line) : 0;
         evicted(s, sl.tags.write(q.r.line, q.r.sectors | far_dirty, q.r.evict), q.r.ctr, t);
@@ -317,6 +321,8 @@ struct MemorySystem::Impl {
   void respond(uint32_t rid, uint64_t t) {
     Req& q = reqs[rid];
     const bool with_data = q.r.kind == MemOpKind::Read || (q.r.kind == MemOpKind::Atomic && !q.r.red);
+    // An atom's values come back as the line's sectors once, whatever its rounds (32 lanes on one
+    // word return 128 bytes of values, not 32 sectors).
     uint32_t data = with_data ? uint32_t(std::popcount(q.r.sectors)) * sector_bytes() : 0;
     if (q.r.ctr) q.r.ctr->xbar_read_bytes += data;
     uint64_t at = xbar.to_gpc(q.entry_slice, sm_gpc[q.r.sm], m.xbar.header_bytes + data, t);
@@ -336,14 +342,24 @@ struct MemorySystem::Impl {
       const uint32_t home = home_part(r.line);
       if (home != s / per_part) {
         // Looked up here (a tag lookup), then across the fabric to the home slice.
-        const uint64_t start = L2Slice::occupy(sl.port_free, t, tag_ticks());
+        const uint64_t start = L2Slice::occupy(sl.port_free, t, r.rounds * tag_ticks());
         reqs[rid].forwarded = true;
         push(Ev::AtSlice, start + m.l2.far_latency / 2, rid, home * per_part + s % per_part);
         return;
       }
     }
-    const uint64_t start = L2Slice::occupy(sl.port_free, t, port_ticks(n));
-    const uint64_t tagged = start + m.l2.hit_latency;
+    uint64_t start, tagged;
+    if (r.kind == MemOpKind::Atomic) {
+      // Its rounds: a tag lookup each, the last no earlier than the L1 has fed it.
+      const uint32_t all = r.atomic_sectors();
+      const uint64_t tag = tag_ticks(), data = (uint64_t(all) * sector_bytes() * L2Slice::kTick + m.l2.bytes_per_clk - 1) / m.l2.bytes_per_clk;
+      start = L2Slice::occupy(sl.port_free, t, std::max<uint64_t>(r.rounds * tag, data));
+      const uint64_t last = start + ((r.rounds - 1) * tag + L2Slice::kTick - 1) / L2Slice::kTick;
+      tagged = std::max(last, t + r.spread) + m.l2.hit_latency;
+    } else {
+      start = L2Slice::occupy(sl.port_free, t, port_ticks(n));
+      tagged = start + m.l2.hit_latency;
+    }
     if (r.kind == MemOpKind::Discard || r.kind == MemOpKind::Demote) {
       if (l2_on) {
         for (uint32_t x : {s, other(s)}) {
@@ -370,7 +386,8 @@ struct MemorySystem::Impl {
     uint32_t hit = l2_on ? sl.tags.lookup(r.line, r.sectors, r.evict) : 0;
     uint32_t miss = r.sectors & ~hit;
     if (r.ctr) {
-      (r.kind == MemOpKind::Atomic ? r.ctr->l2_sectors_atom : r.ctr->l2_sectors_read) += n;
+      if (r.kind == MemOpKind::Atomic) r.ctr->l2_sectors_atom += r.atomic_sectors();
+      else r.ctr->l2_sectors_read += n;
       r.ctr->l2_sector_hits += uint32_t(std::popcount(hit));
       r.ctr->l2_sector_misses += uint32_t(std::popcount(r.sectors & ~hit));
     }
@@ -547,8 +564,12 @@ void MemorySystem::advance(uint64_t t) {
       case Ev::Send: {
         // The request leaves its GPC's port when it is free and crosses to its slice.
         const MemRequest& r = s.reqs[e.req].r;
-        uint32_t bytes = s.m.xbar.header_bytes + (r.kind == MemOpKind::Write || r.kind == MemOpKind::Atomic ? uint32_t(std::popcount(r.sectors)) * s.m.l2.sector : 0);
-        if (r.ctr) r.ctr->xbar_write_bytes += bytes;
+        const bool data = r.kind == MemOpKind::Write || r.kind == MemOpKind::Atomic;
+        uint32_t bytes = s.m.xbar.header_bytes + (data ? uint32_t(std::popcount(r.sectors)) * s.m.l2.sector : 0);
+        // An atomic's further rounds cross as transfers of their own (a header and their sectors
+        // each), behind the first: counted, but the message arrives with its first round (the
+        // slice's tag lookup per round, not the port, paces them).
+        if (r.ctr) r.ctr->xbar_write_bytes += bytes + (r.kind == MemOpKind::Atomic ? (r.rounds - 1u) * s.m.xbar.header_bytes + (r.atomic_sectors() - uint32_t(std::popcount(r.sectors))) * s.m.l2.sector : 0u);
         uint64_t at = s.xbar.to_slice(s.sm_gpc[r.sm < s.sm_gpc.size() ? r.sm : 0], e.slice, bytes, e.t);
         s.push(Ev::AtSlice, at, e.req, e.slice);
         break;

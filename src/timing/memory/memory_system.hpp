@@ -5,6 +5,7 @@
 // the GPU advances the memory system to each cycle before its SMs issue in it.
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <memory>
 #include <queue>
@@ -39,6 +40,15 @@ struct MemRequest {
   MemOpKind kind = MemOpKind::Read;
   bool respond = true;       // a response goes back: data (reads, atom) or an acknowledgement (stores, red)
   bool red = false;          // an atomic whose value does not return (its response is an acknowledgement)
+  // Atomics: the rounds of distinct addresses the L1 splits the line's lanes into (coalescer.hpp),
+  // carried as one message: the first round has `sectors`, the others `repeat_sectors` each; the
+  // L1 needs `spread` cycles to feed them all. Each round costs a tag lookup at the slice.
+  uint16_t rounds = 1;
+  uint16_t spread = 0;
+  uint32_t repeat_sectors = 0;
+  uint32_t atomic_sectors() const {
+    return uint32_t(std::popcount(sectors)) + uint32_t(rounds - 1) * uint32_t(std::popcount(repeat_sectors));
+  }
   Evict evict = Evict::Unchanged;  // eviction class asked for (cache operators, hints, access-policy window)
   bool no_allocate = false;  // .L2::no_allocate: a read miss does not fill the L2
   stats::MemoryStats* ctr = nullptr;  // the issuing kernel's counters
