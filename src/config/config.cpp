@@ -469,6 +469,8 @@ void read_machine(Reader& rd, Machine& m) {
   rd.u32("sm.icache.l1i_assoc", m.l1i_assoc);
   rd.u32("sm.icache.l0i_miss_latency", m.l0i_miss_latency);
   rd.u32("sm.icache.l1i_miss_latency", m.l1i_miss_latency);
+  rd.u32("sm.icache.l1i_prefetch_lines", m.l1i_prefetch_lines);
+  rd.u32("sm.icache.l1i_fill_interval", m.l1i_fill_interval);
 
   // [sm.latency]
   rd.u32("sm.latency.barrier", m.barrier_latency);
@@ -967,9 +969,10 @@ std::string describe(const Machine& m) {
   line("pipe lanes", pipes + " (mio, lsu per SM)");
   line("scoreboard entries", fmt::format("{}", m.scoreboard_entries));
   line("MIO/LSU queue", fmt::format("{} instructions ahead of the unit", m.mio_queue));
-  line("instruction caches", fmt::format("{} B/instr; L0 {} ({}-way, miss {} cy), L1 {} ({}-way, miss {} cy), line {} B", m.instr_bytes,
+  line("instruction caches", fmt::format("{} B/instr; L0 {} ({}-way, miss {} cy), L1 {} ({}-way, miss {} cy), line {} B; "
+                                         "prefetch {} lines, a line from L2 every {} cy", m.instr_bytes,
                                          bytes(m.l0i_bytes), m.l0i_assoc, m.l0i_miss_latency, bytes(m.l1i_bytes), m.l1i_assoc,
-                                         m.l1i_miss_latency, m.icache_line));
+                                         m.l1i_miss_latency, m.icache_line, m.l1i_prefetch_lines, m.l1i_fill_interval));
   line("latencies (cycles)", fmt::format("barrier {}, branch {}, CTA launch {}, kernel launch {}, device printf {}",
                                          m.barrier_latency, m.branch_latency, m.cta_launch_latency,
                                          m.kernel_launch_cycles, m.printf_latency));

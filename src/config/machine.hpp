@@ -194,6 +194,8 @@ struct Machine {
   uint32_t l0i_assoc = 4, l1i_assoc = 4;
   uint32_t l0i_miss_latency = 0;       // an L0 miss that hits L1I, cycles
   uint32_t l1i_miss_latency = 0;       // an L1I miss (served by L2), cycles
+  uint32_t l1i_prefetch_lines = 0;     // lines past a warp's fetch line its sub-core keeps requested (0: no prefetch)
+  uint32_t l1i_fill_interval = 0;      // cycles between two lines arriving from L2 at an SM's L1I (0: no limit)
 
   // [sm.latency]: fixed latencies not tied to an op class
   uint32_t barrier_latency = 0;        // last arrival at bar.sync to the waiting warps' next issue

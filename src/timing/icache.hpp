@@ -38,16 +38,50 @@ class InstructionCache {
     }
     victim->tag = line + 1;
     victim->stamp = clock_;
+    victim->ready = 0;
     return false;
   }
   uint64_t line_of(uint64_t addr) const { return addr / line_; }
+  // Line-level use with arrival times (the prefetching fetch path): lookup_line finds a line
+  // (true; `ready` = the cycle its data is or was there, LRU updated) without filling on a miss;
+  // fill_line puts a line in (LRU victim) that arrives at `ready`.
+  bool lookup_line(uint64_t line, uint64_t& ready) {
+    if (!sets_) return false;
+    uint32_t set = uint32_t(line % sets_);
+    if (!arena_.live(set)) return false;
+    Way* w = arena_.ways(set);
+    for (uint32_t i = 0; i < assoc_; ++i)
+      if (w[i].tag == line + 1) {
+        w[i].stamp = ++clock_;
+        ready = w[i].ready;
+        return true;
+      }
+    return false;
+  }
+  void fill_line(uint64_t line, uint64_t ready) {
+    if (!sets_) return;
+    uint32_t set = uint32_t(line % sets_);
+    Way* w = arena_.live(set) ? arena_.ways(set) : arena_.make_live(set);
+    ++clock_;
+    Way* victim = w;
+    for (uint32_t i = 0; i < assoc_; ++i) {
+      if (w[i].tag == line + 1) {
+        victim = &w[i];
+        break;
+      }
+      if (w[i].stamp < victim->stamp) victim = &w[i];
+    }
+    victim->tag = line + 1;
+    victim->stamp = clock_;
+    victim->ready = ready;
+  }
 
  private:
   // A set gets its ways on its first access (set_arena.hpp): every SM has five of these caches
   // (the L1I and four L0s), built again for every launch, and a kernel's code fills a few sets.
   // All-zero is an empty way (tag = line + 1; stamp 0 is older than any access).
   struct Way {
-    uint64_t tag, stamp;
+    uint64_t tag, stamp, ready;  // ready: arrival cycle of a filled line (fill_line)
   };
   uint32_t line_ = 128, assoc_ = 1, sets_ = 0;
   SetArena<Way, 3> arena_;  // 8 sets per chunk

@@ -185,18 +185,56 @@ void Sm::prepare(WarpCtx& w, uint64_t now) {
   const InstrTiming& it = w.next ? *w.next : kDefaultTiming;
   w.sb.retire(now);
   w.dep_ready = dependencies(w.sb, it, w.dep_reason);
-  // Instruction fetch: a new line is looked up in the sub-core's L0, then the SM's L1.
+  // Instruction fetch: a new line is looked up in the sub-core's L0, then the SM's L1; lines carry
+  // their arrival cycle, so a line already requested (by a prefetch) costs only what is left of it.
   uint64_t addr = uint64_t(pc) * m_.instr_bytes;
   SubCore& sc = subs_[w.sub_core];
   uint64_t line = addr / std::max<uint32_t>(1, m_.icache_line);
   if (line != w.last_line && sc.l0i.enabled()) {
     w.last_line = line;
-    if (!sc.l0i.access(addr)) {
+    uint64_t ready = 0;
+    if (!sc.l0i.lookup_line(line, ready)) {
       ++c.kernel->icache_misses;
-      w.fetch_ready = now + (l1i_.access(addr) ? m_.l0i_miss_latency : m_.l1i_miss_latency);
+      ready = fetch_line(sc, line, now);
+    }
+    w.fetch_ready = ready;
+    // Sequential prefetch (sm.icache.l1i_prefetch_lines): the warp's stream keeps the lines after
+    // its fetch line requested, into its sub-core's L0 and the L1I, up to the end of the module's
+    // code (kernels and functions lie one after another). A fetch outside the stream's lines (a
+    // jump) starts a new stream after it.
+    if (m_.l1i_prefetch_lines) {
+      const uint64_t code_end = (uint64_t(k.timing.size()) * m_.instr_bytes + m_.icache_line - 1) / m_.icache_line;
+      const uint64_t end = std::min<uint64_t>(line + 1 + m_.l1i_prefetch_lines, code_end);
+      if (line + 1 < w.pf_lo || line > w.pf_hi) w.pf_lo = w.pf_hi = line + 1;
+      for (uint64_t l = std::max(w.pf_hi, line + 1); l < end; ++l) {
+        uint64_t r;
+        if (!sc.l0i.lookup_line(l, r)) fetch_line(sc, l, now);
+      }
+      w.pf_hi = std::max(w.pf_hi, end);
     }
   }
   w.ready_at = std::max({now, w.dep_ready, w.fetch_ready, w.hold_until});
+}
+
+// A line for a sub-core's L0: from the L1I (sm.icache.l0i_miss_latency after the L1I has it) or,
+// on an L1I miss, from L2 (l1i_fill). Returns the cycle it is in the L0.
+uint64_t Sm::fetch_line(SubCore& sc, uint64_t line, uint64_t now) {
+  uint64_t r = 0;
+  const uint64_t t = l1i_.lookup_line(line, r) ? std::max(now, r) + m_.l0i_miss_latency : l1i_fill(line, now);
+  sc.l0i.fill_line(line, t);
+  return t;
+}
+
+// A line from L2 into the L1I: sm.icache.l1i_miss_latency after the request, lines arriving at
+// most one per sm.icache.l1i_fill_interval cycles.
+uint64_t Sm::l1i_fill(uint64_t line, uint64_t now) {
+  uint64_t t = now + m_.l1i_miss_latency;
+  if (m_.l1i_fill_interval) {
+    t = std::max(t, l1i_next_fill_);
+    l1i_next_fill_ = t + m_.l1i_fill_interval;
+  }
+  l1i_.fill_line(line, t);
+  return t;
 }
 
 // Attributes the cycles since the warp's last issue to warp states, in priority order.

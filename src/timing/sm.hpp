@@ -78,6 +78,7 @@ struct WarpCtx {
   uint64_t throttle_until = 0;
   stats::Stall throttle_reason = stats::Stall::MathPipeThrottle;
   uint64_t last_line = ~0ull;  // instruction-cache line of the last fetch
+  uint64_t pf_lo = 0, pf_hi = 0;  // lines [pf_lo, pf_hi) its instruction prefetch stream has requested
   uint64_t uid = 0;            // names the warp to memory responses that may outlive it
   uint32_t slot = 0;           // warp slot in the SM (its local-memory window)
   AsyncGroups async;           // its cp.async groups
@@ -126,6 +127,8 @@ class Sm : public MemClient {
   void prepare(WarpCtx& w, uint64_t now);
   void issue(WarpCtx& w, uint64_t t);
   void account(WarpCtx& w, uint64_t t);
+  uint64_t fetch_line(SubCore& sc, uint64_t line, uint64_t now);  // into the L0 (and L1I): arrival cycle
+  uint64_t l1i_fill(uint64_t line, uint64_t now);                  // from L2 into the L1I: arrival cycle
   void wake(CtaSlot& c, uint64_t t);
   void retire_cta(CtaSlot* c, uint64_t t);
   void occupancy_change(uint64_t t);
@@ -183,6 +186,7 @@ class Sm : public MemClient {
   std::array<Fifo<uint64_t>, config::kPipeCount> unit_queue_;
   uint64_t unit_accepts(config::Pipe p, uint64_t t);
   InstructionCache l1i_;
+  uint64_t l1i_next_fill_ = 0;      // earliest arrival of the next line from L2 (sm.icache.l1i_fill_interval)
   MemorySystem* mem_ = nullptr;
   L1Cache l1_;
   uint32_t l1_carveout_ = ~0u;      // shared-memory carve-out the L1 is sized for

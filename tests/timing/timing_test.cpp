@@ -175,6 +175,33 @@ TEST(Timing, IndependentChainsAreBoundByThePipeRate) {
   EXPECT_LE(b.st.cycles, n * 4 + 60 + store_tail(m));
 }
 
+// Straight-line code that no warp has fetched: without prefetch every 128-byte line waits the
+// full L1I miss; with sm.icache.l1i_prefetch_lines the warp's stream keeps the next lines
+// requested and the code streams in at one line per l1i_fill_interval (the H100 measurement,
+// validation/workloads/probes/ifetch.cu: ~17 cycles per line). Values are unchanged.
+TEST(Timing, InstructionPrefetchStreamsStraightLineCode) {
+  config::Machine m = test_machine();
+  m.pipe_lanes[unsigned(Pipe::Fma)] = 32;
+  m.l0i_bytes = 32 * 1024;
+  m.l1i_bytes = 128 * 1024;
+  m.icache_line = 128;
+  m.l0i_miss_latency = 20;
+  m.l1i_miss_latency = 265;
+  const unsigned chains = 8, n = 128;  // 1024 FMA: 128 lines of 8 instructions
+  const uint64_t lines = chains * n * m.instr_bytes / m.icache_line;
+  Timed a = run_timed(m, fma_kernel(chains, n), {1, 1, 1}, {32, 1, 1});
+  ASSERT_TRUE(a.res.ok()) << a.res.report();
+  EXPECT_GE(a.st.cycles, lines * m.l1i_miss_latency);
+  m.l1i_prefetch_lines = 16;
+  m.l1i_fill_interval = 17;
+  Timed b = run_timed(m, fma_kernel(chains, n), {1, 1, 1}, {32, 1, 1});
+  ASSERT_TRUE(b.res.ok()) << b.res.report();
+  EXPECT_GE(b.st.cycles, lines * 17);
+  EXPECT_LE(b.st.cycles, lines * 17 + m.l1i_miss_latency + 200 + store_tail(m));
+  EXPECT_LT(b.st.stalls[unsigned(stats::Stall::NoInstructions)], a.st.stalls[unsigned(stats::Stall::NoInstructions)] / 8);
+  EXPECT_EQ(a.out, b.out);
+}
+
 // A chain of `n` dependent add.u32, each result read once by the next (`twice`: read twice, as
 // both operands). ptxas merges pairs of such adds into one three-input IADD3 (our cuobjdump of
 // validation/mem/bandwidth.cu: four PTX adds of `acc += v.x + v.y + v.z + v.w` are two IADD3).
