@@ -24,22 +24,9 @@ bool reads_special(const Instruction& ins) {
 }
 
 // A plain load that may move: no ordering semantics (volatile, acquire, relaxed/mmio scopes).
-// Plain atomics (no .sem, the default relaxed) move the same way, keeping their order among the
-// loads and atomics: ptxas issues an unrolled loop's atomics ahead of the arithmetic that uses
-// their results (an H100 warp keeps several `atomicAdd`s of one loop in flight; the PTX has each
-// atom's use right after it: docs/validation-workloads.md, "Atomic throughput").
 bool movable_load(const Instruction& ins) {
   // ldmatrix: ptxas issues the next k-step's fragment loads (LDSM) under the current mma's.
   if (ins.op == Opcode::Ldmatrix) return true;
-  if (ins.op == Opcode::Atom || ins.op == Opcode::Red) {
-    for (unsigned i = 0; i < ins.nmods; ++i) switch (ins.mods[i]) {
-        case Mod::volatile_: case Mod::acquire: case Mod::release: case Mod::acq_rel: case Mod::sc:
-        case Mod::relaxed: case Mod::mmio:
-          return false;
-        default: break;
-      }
-    return true;
-  }
   if (ins.op != Opcode::Ld && ins.op != Opcode::Ldu) return false;
   for (unsigned i = 0; i < ins.nmods; ++i) switch (ins.mods[i]) {
       case Mod::volatile_: case Mod::acquire: case Mod::relaxed: case Mod::mmio: return false;

@@ -49,23 +49,6 @@ TEST(Schedule, LoadMovesUpWithItsAddressArithmetic) {
   EXPECT_EQ(o, (std::vector<uint32_t>{0, 3, 4, 1, 2, 5}));
 }
 
-TEST(Schedule, AtomicsGoAheadOfTheirUsesInOrder) {
-  // nvcc's unrolled `acc += atomicAdd(a, 1)`: each atom's add right after it. The atoms move up
-  // together, in their order; the adds keep theirs after them. An atom with ordering semantics
-  // (.acq_rel) stays.
-  auto o = scheduled(R"(  ld.param.u64 %rd1, [p];
-  atom.global.add.u32 %r1, [%rd1], 1;
-  add.s32 %r2, %r1, %r9;
-  atom.global.add.u32 %r3, [%rd1], 1;
-  add.s32 %r4, %r3, %r2;
-  red.global.add.u32 [%rd1], 1;
-  add.s32 %r5, %r4, 1;
-  atom.acq_rel.gpu.global.add.u32 %r6, [%rd1], 1;
-  add.s32 %r7, %r6, %r5;
-)");
-  EXPECT_EQ(o, (std::vector<uint32_t>{0, 1, 3, 5, 2, 4, 6, 7, 8}));
-}
-
 TEST(Schedule, DependentLoadsKeepTheirOrder) {
   // A pointer chase: each address comes from the previous load; nothing can move.
   auto o = scheduled(R"(  ld.param.u64 %rd1, [p];
