@@ -755,79 +755,8 @@ TEST(Timing, MioQueueLetsAWarpHandOverSharedLoads) {
   EXPECT_LE(queued.out[0], 8 + 2);
 }
 
-// ---------------------------------------------------------------- constant caches
+// ---------------------------------------------------------------- global atomics
 
-// The test machine with its constant caches on: a constant-L1 hit costs 20 cycles (ops.ld_const),
-// an L1.5 hit 50, an L1.5 miss leaves for L2 60 cycles after issue; one cycle per distinct address.
-config::Machine const_machine() {
-  config::Machine m = test_machine();
-  m.ops[unsigned(OpClass::LdConst)] = {Pipe::Mio, 20, 1, config::Scoreboard::Short};
-  m.ops[unsigned(OpClass::LdGlobal)] = {Pipe::Lsu, 30, 1, config::Scoreboard::Long};
-  auto& c = m.const_cache;
-  c.enabled = true;
-  c.l1_bytes = 2048;
-  c.l1_line = 64;
-  c.l1_assoc = 4;
-  c.l15_bytes = 64 * 1024;
-  c.l15_line = 256;
-  c.l15_assoc = 4;
-  c.l15_latency = 50;
-  c.miss_latency = 60;
-  c.address_cycles = 1;
-  return m;
-}
-
-// Lane l reads the constant at tab + (l % distinct) * stride + offset twice: a warm-up load (its
-// result used before the first clock read) and the timed one between two clock reads. out[tid] =
-// the cycles between the clock reads. With `global_warm`, every lane first reads 8 bytes of the
-// table's first 256 bytes through a generic pointer with ld.global.cg (so the L2 and the TLB hold
-// them), and the warm-up constant load is left out (the timed load is then the first).
-// The constant-cache kernels: a 16 KiB .const table `tab`, the output pointer in %rd9, then `body`.
-std::string const_ptx(const std::string& body) {
-  return R"(.version 8.0
-.target sm_80
-.address_size 64
-.const .align 256 .b8 tab[16384];
-.visible .entry k(.param .u64 out)
-{
-  .reg .u64 %rd<12>;
-  .reg .u32 %r<12>;
-  .reg .f32 %f<4>;
-  .reg .pred %p;
-  ld.param.u64 %rd9, [out];
-)" + body + "  ret;\n}\n";
-}
-
-std::string const_kernel(unsigned distinct, unsigned stride, unsigned offset = 0, bool global_warm = false) {
-  return const_ptx(fmt::format(R"(  mov.u32 %r1, %tid.x;
-  rem.u32 %r2, %r1, {0};
-  mul.wide.u32 %rd1, %r2, {1};
-  mov.u64 %rd2, tab;
-  add.u64 %rd2, %rd2, %rd1;
-  mov.u32 %r4, 0;
-{3}
-  mov.u64 %rd4, %clock64;
-  ld.const.u32 %r5, [%rd2+{2}];
-  add.u32 %r6, %r5, %r4;
-  mov.u64 %rd5, %clock64;
-  sub.u64 %rd6, %rd5, %rd4;
-  cvt.rn.f32.u64 %f1, %rd6;
-  mul.wide.u32 %rd7, %r1, 4;
-  add.u64 %rd8, %rd9, %rd7;
-  st.global.f32 [%rd8], %f1;
-)", distinct, stride, offset,
-                     global_warm ? R"(  cvta.const.u64 %rd10, tab;
-  mul.wide.u32 %rd11, %r1, 8;
-  add.u64 %rd10, %rd10, %rd11;
-  ld.global.cg.u64 %rd11, [%rd10];
-  cvt.u32.u64 %r4, %rd11;)"
-                                 : R"(  ld.const.u32 %r3, [%rd2];
-  add.u32 %r4, %r3, 1;)"));
-}
-
-// A warp whose lanes read k distinct addresses is served one address per cycle: after the warm-up
-// every address hits the constant L1, so the timed load costs the L1 hit latency plus k - 1
-// cycles (CUDA C++ Programming Guide, "Constant Memory": the request is split into k requests).
 // The atomics kernels: one .u64 parameter `out` in %rd1, %tid.x in %r1, then `body`.
 std::string atom_ptx(const std::string& body) {
   return R"(.version 8.0
@@ -940,6 +869,79 @@ TEST(Atomics, RedIsAcknowledgedBeforeTheKernelEnds) {
   EXPECT_GE(double(t.st.cycles), l2_hit_cycles(m) + m.tlb.walk_latency);
 }
 
+// ---------------------------------------------------------------- constant caches
+
+// The test machine with its constant caches on: a constant-L1 hit costs 20 cycles (ops.ld_const),
+// an L1.5 hit 50, an L1.5 miss leaves for L2 60 cycles after issue; one cycle per distinct address.
+config::Machine const_machine() {
+  config::Machine m = test_machine();
+  m.ops[unsigned(OpClass::LdConst)] = {Pipe::Mio, 20, 1, config::Scoreboard::Short};
+  m.ops[unsigned(OpClass::LdGlobal)] = {Pipe::Lsu, 30, 1, config::Scoreboard::Long};
+  auto& c = m.const_cache;
+  c.enabled = true;
+  c.l1_bytes = 2048;
+  c.l1_line = 64;
+  c.l1_assoc = 4;
+  c.l15_bytes = 64 * 1024;
+  c.l15_line = 256;
+  c.l15_assoc = 4;
+  c.l15_latency = 50;
+  c.miss_latency = 60;
+  c.address_cycles = 1;
+  return m;
+}
+
+// Lane l reads the constant at tab + (l % distinct) * stride + offset twice: a warm-up load (its
+// result used before the first clock read) and the timed one between two clock reads. out[tid] =
+// the cycles between the clock reads. With `global_warm`, every lane first reads 8 bytes of the
+// table's first 256 bytes through a generic pointer with ld.global.cg (so the L2 and the TLB hold
+// them), and the warm-up constant load is left out (the timed load is then the first).
+// The constant-cache kernels: a 16 KiB .const table `tab`, the output pointer in %rd9, then `body`.
+std::string const_ptx(const std::string& body) {
+  return R"(.version 8.0
+.target sm_80
+.address_size 64
+.const .align 256 .b8 tab[16384];
+.visible .entry k(.param .u64 out)
+{
+  .reg .u64 %rd<12>;
+  .reg .u32 %r<12>;
+  .reg .f32 %f<4>;
+  .reg .pred %p;
+  ld.param.u64 %rd9, [out];
+)" + body + "  ret;\n}\n";
+}
+
+std::string const_kernel(unsigned distinct, unsigned stride, unsigned offset = 0, bool global_warm = false) {
+  return const_ptx(fmt::format(R"(  mov.u32 %r1, %tid.x;
+  rem.u32 %r2, %r1, {0};
+  mul.wide.u32 %rd1, %r2, {1};
+  mov.u64 %rd2, tab;
+  add.u64 %rd2, %rd2, %rd1;
+  mov.u32 %r4, 0;
+{3}
+  mov.u64 %rd4, %clock64;
+  ld.const.u32 %r5, [%rd2+{2}];
+  add.u32 %r6, %r5, %r4;
+  mov.u64 %rd5, %clock64;
+  sub.u64 %rd6, %rd5, %rd4;
+  cvt.rn.f32.u64 %f1, %rd6;
+  mul.wide.u32 %rd7, %r1, 4;
+  add.u64 %rd8, %rd9, %rd7;
+  st.global.f32 [%rd8], %f1;
+)", distinct, stride, offset,
+                     global_warm ? R"(  cvta.const.u64 %rd10, tab;
+  mul.wide.u32 %rd11, %r1, 8;
+  add.u64 %rd10, %rd10, %rd11;
+  ld.global.cg.u64 %rd11, [%rd10];
+  cvt.u32.u64 %r4, %rd11;)"
+                                 : R"(  ld.const.u32 %r3, [%rd2];
+  add.u32 %r4, %r3, 1;)"));
+}
+
+// A warp whose lanes read k distinct addresses is served one address per cycle: after the warm-up
+// every address hits the constant L1, so the timed load costs the L1 hit latency plus k - 1
+// cycles (CUDA C++ Programming Guide, "Constant Memory": the request is split into k requests).
 TEST(ConstCache, DistinctAddressesSerialise) {
   const config::Machine m = const_machine();
   std::map<unsigned, double> cycles;
