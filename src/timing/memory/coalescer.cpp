@@ -78,11 +78,11 @@ void coalesce_lines(const std::vector<func::MemAccess>& acc, uint32_t line_bytes
     }
     return out.size() - 1;
   };
-  // Access a touches bytes [lo, hi) of line la (offsets in the line).
   // The sectors of bytes [lo, hi) of a line.
   auto sector_mask = [&](uint64_t lo, uint64_t hi) {
     return uint32_t(((2ull << sector_of(hi - 1)) - 1) & ~((1ull << sector_of(lo)) - 1));
   };
+  // Access a touches bytes [lo, hi) of line la (offsets in the line).
   auto add = [&](LineAccess& la, const func::MemAccess& a, uint64_t lo, uint64_t hi) {
     la.sectors |= sector_mask(lo, hi);
     la.lanes |= 1u << (a.lane & 31);

@@ -37,8 +37,10 @@ struct L2Slice {
   static uint64_t occupy(uint64_t& free, uint64_t t, uint64_t cost) {
     const uint64_t start = std::max(t * kTick, free);
     free = start + cost;
-    return (start + kTick - 1) / kTick;
+    return cycles(start);
   }
+  // Ticks to whole cycles, rounded up.
+  static uint64_t cycles(uint64_t ticks) { return (ticks + kTick - 1) / kTick; }
   uint32_t outstanding = 0;   // DRAM transactions (fills and write-backs) in flight
   std::deque<uint32_t> stalled;  // requests waiting for `outstanding` to drop (FIFO)
 

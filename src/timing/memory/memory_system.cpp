@@ -139,7 +139,12 @@ struct MemorySystem::Impl {
     sample_from = t;
   }
 
-  explicit Impl(const config::Machine& mm) : m(mm) {}
+  // A tag lookup (one L2 clock) in the slice port's ticks (L2Slice::kTick), set once: every
+  // request at a slice pays it.
+  const uint64_t tag_ticks;
+  explicit Impl(const config::Machine& mm)
+      : m(mm),
+        tag_ticks(mm.l2.clock_mhz ? uint64_t(double(L2Slice::kTick) * mm.sm_clock_mhz / mm.l2.clock_mhz + 0.5) : L2Slice::kTick) {}
 
   uint32_t new_req(const MemRequest& r) {
     const uint32_t id = take_slot(reqs, free_reqs);
@@ -176,12 +181,9 @@ struct MemorySystem::Impl {
   // partition fabric (validation/mem/h100_atomics_shape_ncu.txt). Which lines are whose is a hash
   // here (not published).
   uint32_t home_part(uint64_t line) const { return uint32_t(mix(line ^ 0x632be59bd9b4e019ull, 0xc2b2ae3d27d4eb4full) % parts); }
-  // A tag lookup (one L2 clock) and sector data in the slice port's ticks (L2Slice::kTick).
-  uint64_t tag_ticks() const {
-    return m.l2.clock_mhz ? uint64_t(double(L2Slice::kTick) * m.sm_clock_mhz / m.l2.clock_mhz + 0.5) : L2Slice::kTick;
-  }
-  uint64_t port_ticks(uint32_t sectors) const {
-    return std::max(tag_ticks(), (uint64_t(sectors) * sector_bytes() * L2Slice::kTick + m.l2.bytes_per_clk - 1) / m.l2.bytes_per_clk);
+  // Sector data through a slice port, in its ticks.
+  uint64_t data_ticks(uint32_t sectors) const {
+    return (uint64_t(sectors) * sector_bytes() * L2Slice::kTick + m.l2.bytes_per_clk - 1) / m.l2.bytes_per_clk;
   }
 
   // ---- DRAM
@@ -297,11 +299,11 @@ struct MemorySystem::Impl {
       L2Slice& sl = slices[s];
       // A message's rounds reach the unit one by one as their lookups finish (t is the last's).
       const uint64_t n = std::max<uint64_t>(1, q.r.atomic_sectors());
-      const uint64_t cost = (n * tag_ticks() + m.l2.atomic_sectors_per_clk - 1) / m.l2.atomic_sectors_per_clk;
+      const uint64_t cost = (n * tag_ticks + m.l2.atomic_sectors_per_clk - 1) / m.l2.atomic_sectors_per_clk;
       const uint64_t ahead = (q.r.rounds - 1) * (cost / q.r.rounds);
       const uint64_t first = t * L2Slice::kTick > ahead ? t * L2Slice::kTick - ahead : 0;
       sl.atomic_free = std::max(first, sl.atomic_free) + cost;
-      t = std::max(t, (sl.atomic_free + L2Slice::kTick - 1) / L2Slice::kTick);
+      t = std::max(t, L2Slice::cycles(sl.atomic_free));
       if (l2_on) {
         uint32_t far_dirty = parts > 1 ? slices[other(s)].tags.invalidate(q.r.line) : 0;
         evicted(s, sl.tags.write(q.r.line, q.r.sectors | far_dirty, q.r.evict), q.r.ctr, t);
@@ -342,7 +344,7 @@ struct MemorySystem::Impl {
       const uint32_t home = home_part(r.line);
       if (home != s / per_part) {
         // Looked up here (a tag lookup), then across the fabric to the home slice.
-        const uint64_t start = L2Slice::occupy(sl.port_free, t, r.rounds * tag_ticks());
+        const uint64_t start = L2Slice::occupy(sl.port_free, t, r.rounds * tag_ticks);
         reqs[rid].forwarded = true;
         push(Ev::AtSlice, start + m.l2.far_latency / 2, rid, home * per_part + s % per_part);
         return;
@@ -351,13 +353,11 @@ struct MemorySystem::Impl {
     uint64_t start, tagged;
     if (r.kind == MemOpKind::Atomic) {
       // Its rounds: a tag lookup each, the last no earlier than the L1 has fed it.
-      const uint32_t all = r.atomic_sectors();
-      const uint64_t tag = tag_ticks(), data = (uint64_t(all) * sector_bytes() * L2Slice::kTick + m.l2.bytes_per_clk - 1) / m.l2.bytes_per_clk;
-      start = L2Slice::occupy(sl.port_free, t, std::max<uint64_t>(r.rounds * tag, data));
-      const uint64_t last = start + ((r.rounds - 1) * tag + L2Slice::kTick - 1) / L2Slice::kTick;
+      start = L2Slice::occupy(sl.port_free, t, std::max(r.rounds * tag_ticks, data_ticks(r.atomic_sectors())));
+      const uint64_t last = start + L2Slice::cycles((r.rounds - 1) * tag_ticks);
       tagged = std::max(last, t + r.spread) + m.l2.hit_latency;
     } else {
-      start = L2Slice::occupy(sl.port_free, t, port_ticks(n));
+      start = L2Slice::occupy(sl.port_free, t, std::max(tag_ticks, data_ticks(n)));
       tagged = start + m.l2.hit_latency;
     }
     if (r.kind == MemOpKind::Discard || r.kind == MemOpKind::Demote) {
