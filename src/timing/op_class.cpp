@@ -350,6 +350,19 @@ std::vector<char> uniform_registers(const ptx::Function& f) {
   return u;
 }
 
+// A per-function analysis, run on a function's first instruction that needs it.
+template <class T>
+struct PerFunction {
+  std::vector<T> value;
+  std::vector<char> done;
+  explicit PerFunction(size_t n) : value(n), done(n, 0) {}
+  template <class Make>
+  const T& get(size_t fn, Make&& make) {
+    if (!done[fn]) value[fn] = make(), done[fn] = 1;
+    return value[fn];
+  }
+};
+
 std::vector<uint32_t> register_mentions(const ptx::Function& f) {
   std::vector<uint32_t> n(f.regs.size(), 0);
   for (const ptx::Instruction& ins : f.instrs) {
@@ -362,13 +375,10 @@ std::vector<uint32_t> register_mentions(const ptx::Function& f) {
 
 std::vector<InstrTiming> classify_program(const func::Program& prog, const config::Machine& m) {
   std::vector<InstrTiming> out(prog.code.size());
-  // Per function, on first need: register mentions (an atom whose result is never read).
-  std::vector<std::vector<uint32_t>> mentions(prog.funcs.size());
-  std::vector<char> mentions_done(prog.funcs.size(), 0);
-  std::vector<std::vector<char>> uniform(prog.funcs.size());
-  std::vector<char> uniform_done(prog.funcs.size(), 0);
-  std::vector<std::vector<char>> merged(prog.funcs.size());
-  std::vector<char> merged_done(prog.funcs.size(), 0);
+  // Per function, on first need: register mentions (an atom whose result is never read), the
+  // warp-uniform registers (aggregated atomics), the adds merged into IADD3s.
+  PerFunction<std::vector<uint32_t>> mentions(prog.funcs.size());
+  PerFunction<std::vector<char>> uniform(prog.funcs.size()), merged(prog.funcs.size());
   for (size_t pc = 0; pc < prog.code.size(); ++pc) {
     const func::DInstr& d = prog.code[pc];
     if (!d.exec || d.func >= prog.funcs.size()) continue;
@@ -418,11 +428,7 @@ std::vector<InstrTiming> classify_program(const func::Program& prog, const confi
           // PTX registers named only by the atom itself are never read.
           bool dead = !ins.operands.empty() && ins.operands[0].kind == ptx::Operand::Kind::Sink;
           if (!ins.operands.empty() && ins.operands[0].kind == ptx::Operand::Kind::Reg) {
-            if (!mentions_done[d.func]) {
-              mentions[d.func] = register_mentions(*f.src);
-              mentions_done[d.func] = 1;
-            }
-            const auto& n = mentions[d.func];
+            const auto& n = mentions.get(d.func, [&] { return register_mentions(*f.src); });
             dead = ins.operands[0].reg < n.size() && n[ins.operands[0].reg] == 1;
           }
           if (!dead) t.mem |= kMemReturns;
@@ -438,11 +444,7 @@ std::vector<InstrTiming> classify_program(const func::Program& prog, const confi
           const bool int32 = ty == ptx::Type::U32 || ty == ptx::Type::S32;
           const size_t a = ins.op == Opcode::Atom ? 1 : 0;
           if (ins.has(Mod::add) && int32 && a < ins.operands.size()) {
-            if (!uniform_done[d.func]) {
-              uniform[d.func] = uniform_registers(*f.src);
-              uniform_done[d.func] = 1;
-            }
-            t.aggregated = uniform_operand(ins.operands[a], uniform[d.func]);
+            t.aggregated = uniform_operand(ins.operands[a], uniform.get(d.func, [&] { return uniform_registers(*f.src); }));
           }
         }
         break;
@@ -470,11 +472,7 @@ std::vector<InstrTiming> classify_program(const func::Program& prog, const confi
     // An add merged into its reader's IADD3 takes an issue slot here (the PTX instruction still
     // runs) but neither pipe time nor latency: the reader is the one SASS instruction.
     if (t.cls == config::OpClass::Int && is_add32(ins)) {
-      if (!merged_done[d.func]) {
-        merged[d.func] = merged_adds(*f.src);
-        merged_done[d.func] = 1;
-      }
-      if (merged[d.func][d.src_index]) {
+      if (merged.get(d.func, [&] { return merged_adds(*f.src); })[d.src_index]) {
         t.pipe_cycles = 0;
         t.latency = 1;
       }
