@@ -479,13 +479,15 @@ struct Catcher : MemClient {
   void on_response(uint32_t tag, uint64_t t) override { got.emplace_back(tag, t); }
 };
 
-uint64_t one_read(MemorySystem& ms, Catcher& c, uint32_t sm, uint64_t line, uint64_t t) {
+// One request of one sector from `sm` at cycle t, alone in the memory system: its round trip.
+uint64_t round_trip(MemorySystem& ms, Catcher& c, uint32_t sm, uint64_t line, uint64_t t, MemOpKind kind = MemOpKind::Read) {
   c.got.clear();
   MemRequest r;
   r.sm = sm;
   r.tag = 7;
   r.line = line;
   r.sectors = 1;
+  r.kind = kind;
   ms.send(r, t);
   ms.drain();
   EXPECT_EQ(c.got.size(), 1u);
@@ -502,7 +504,7 @@ TEST(MemorySystem, LatenciesComposeFromTheConfig) {
   const uint64_t xbar_round = 2 * (2 + m.xbar.latency);
   ASSERT_NE(ms.partition_of_sm(0), ms.partition_of_sm(2));
   const uint64_t line = 1000;
-  uint64_t cold = one_read(ms, c, 0, line, 10000);
+  uint64_t cold = round_trip(ms, c, 0, line, 10000);
   // Cold: near miss, far miss (the probe costs far_latency), DRAM: at least its fixed path and
   // ACT + CL + burst, at most a row conflict more.
   const uint64_t path = xbar_round + m.l2.hit_latency + m.l2.far_latency + m.l2.dram_latency;
@@ -510,13 +512,13 @@ TEST(MemorySystem, LatenciesComposeFromTheConfig) {
   EXPECT_GE(cold, path + d.nRCD + d.nCL + m.dram.burst_length / 2 - 1);
   EXPECT_LE(cold, path + d.nRP + d.nRCD + d.nCL + m.dram.burst_length / 2 + 2);
   // Warm: an L2 hit is the crossbar both ways plus the slice.
-  EXPECT_EQ(one_read(ms, c, 0, line, 20000), xbar_round + m.l2.hit_latency);
+  EXPECT_EQ(round_trip(ms, c, 0, line, 20000), xbar_round + m.l2.hit_latency);
   // SM 2 (the other partition) misses in its near partition and finds the line in the far one
   // (SM 0's): far_latency more; the line is copied to SM 2's partition, where it then hits.
-  EXPECT_EQ(one_read(ms, c, 2, line, 30000), xbar_round + m.l2.hit_latency + m.l2.far_latency);
-  EXPECT_EQ(one_read(ms, c, 2, line, 40000), xbar_round + m.l2.hit_latency);
+  EXPECT_EQ(round_trip(ms, c, 2, line, 30000), xbar_round + m.l2.hit_latency + m.l2.far_latency);
+  EXPECT_EQ(round_trip(ms, c, 2, line, 40000), xbar_round + m.l2.hit_latency);
   // Read data is replicated: SM 0 still hits in its own partition.
-  EXPECT_EQ(one_read(ms, c, 0, line, 50000), xbar_round + m.l2.hit_latency);
+  EXPECT_EQ(round_trip(ms, c, 0, line, 50000), xbar_round + m.l2.hit_latency);
   // A write from SM 2 drops partition 0's copy: SM 0 then finds the line only in the far partition.
   MemRequest w;
   w.sm = 2;
@@ -526,7 +528,7 @@ TEST(MemorySystem, LatenciesComposeFromTheConfig) {
   w.kind = MemOpKind::Write;
   ms.send(w, 60000);
   ms.drain();
-  EXPECT_EQ(one_read(ms, c, 0, line, 70000), xbar_round + m.l2.hit_latency + m.l2.far_latency);
+  EXPECT_EQ(round_trip(ms, c, 0, line, 70000), xbar_round + m.l2.hit_latency + m.l2.far_latency);
 }
 
 // An atomic resolves in its line's home partition: from an SM of the other partition it is looked
@@ -539,18 +541,7 @@ TEST(MemorySystem, AtomicsResolveInTheHomePartition) {
   Catcher c;
   for (uint32_t s = 0; s < 4; ++s) ms.attach(s, &c);
   ASSERT_NE(ms.partition_of_sm(0), ms.partition_of_sm(2));
-  auto atomic = [&](uint32_t sm, uint64_t line, uint64_t t) -> int64_t {
-    c.got.clear();
-    MemRequest r;
-    r.sm = sm;
-    r.line = line;
-    r.sectors = 1;
-    r.kind = MemOpKind::Atomic;
-    ms.send(r, t);
-    ms.drain();
-    EXPECT_EQ(c.got.size(), 1u);
-    return c.got.empty() ? 0 : int64_t(c.got[0].second - t);
-  };
+  auto atomic = [&](uint32_t sm, uint64_t line, uint64_t t) { return int64_t(round_trip(ms, c, sm, line, t, MemOpKind::Atomic)); };
   const int64_t xbar_round = 2 * (2 + m.xbar.latency), far = m.l2.far_latency;
   int home0 = 0, home2 = 0;
   uint64_t t = 10000;
@@ -585,9 +576,9 @@ TEST(MemorySystem, EvenMappingHoldsAContiguousRangeOfTheL2Size) {
     const uint64_t sets = m.l2_bytes / m.l2.line / m.l2.assoc, lines = m.l2_bytes / m.l2.line - sets, base = 123457;
     const uint64_t hit = 2 * (2 + m.xbar.latency) + m.l2.hit_latency;
     uint64_t t = 1000;
-    for (uint64_t l = 0; l < lines; ++l, t += 1000) one_read(ms, c, 0, base + l, t);
+    for (uint64_t l = 0; l < lines; ++l, t += 1000) round_trip(ms, c, 0, base + l, t);
     uint64_t misses = 0;
-    for (uint64_t l = 0; l < lines; ++l, t += 1000) misses += one_read(ms, c, 0, base + l, t) != hit;
+    for (uint64_t l = 0; l < lines; ++l, t += 1000) misses += round_trip(ms, c, 0, base + l, t) != hit;
     if (even) EXPECT_EQ(misses, 0u);
     else EXPECT_GT(misses, lines / 100);
   }
