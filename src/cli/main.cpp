@@ -188,7 +188,7 @@ bool write_report(const std::string& dir, const std::string& gpu, const std::vec
 }
 
 int run_program(std::string gpu, const std::vector<std::string>& overrides, const std::string& mode, bool quiet,
-                const std::string& report, const std::vector<std::string>& argv) {
+                const std::string& cache_control, const std::string& report, const std::vector<std::string>& argv) {
   if (argv.empty()) {
     fmt::print(stderr, "warpsim run: no program given (usage: warpsim run [options] -- PROGRAM ARGS...)\n");
     return 2;
@@ -233,6 +233,7 @@ int run_program(std::string gpu, const std::vector<std::string>& overrides, cons
     unsetenv("WARPSIM_SET");
   }
   setenv("WARPSIM_MODE", mode.c_str(), 1);
+  setenv("WARPSIM_CACHE_CONTROL", cache_control.c_str(), 1);
   if (quiet) setenv("WARPSIM_QUIET", "1", 1);
   set_malloc_tunables();
   std::fflush(nullptr);
@@ -325,6 +326,12 @@ int main(int argc, char** argv) {
                   "timing (default: the cycle-level model) or functional (the functional engine alone: fast, "
                   "no cycles)");
   run->add_flag("-q,--quiet", run_quiet, "No per-kernel summary at exit");
+  std::string run_cache = "none";
+  run->add_option("--cache-control", run_cache,
+                  "all: flush the L2 (write back, invalidate) before every kernel, as Nsight Compute does by "
+                  "default, so per-kernel cycles and DRAM traffic compare with ncu's; none (default): each kernel "
+                  "finds the L2 as the last one left it, as on the GPU")
+      ->check(CLI::IsMember({"all", "none"}));
   std::string run_report;
   run->add_option("--report", run_report, "Write DIR/report.json: per-kernel records, exit code, totals");
   std::vector<std::string> run_args;
@@ -348,7 +355,7 @@ int main(int argc, char** argv) {
     auto rest = run->remaining();
     if (!rest.empty() && rest.front() == "--") rest.erase(rest.begin());
     run_args.insert(run_args.end(), rest.begin(), rest.end());
-    return run_program(run_gpu, run_set, run_mode, run_quiet, run_report, run_args);
+    return run_program(run_gpu, run_set, run_mode, run_quiet, run_cache, run_report, run_args);
   }
 
   if (check->parsed()) return ptx_check(check_files, quiet);

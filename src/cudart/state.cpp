@@ -67,6 +67,13 @@ State::State() {
   }
   dev = std::make_unique<runtime::Device>(spec);
   dev->set_mode(mode);
+  // WARPSIM_CACHE_CONTROL (warpsim run --cache-control): "all" flushes the L2 before every kernel,
+  // as Nsight Compute does by default; "none" (the default) leaves it as the last kernel left it.
+  if (const char* cc = std::getenv("WARPSIM_CACHE_CONTROL"); cc && *cc) {
+    if (std::strcmp(cc, "all") == 0) dev->set_flush_caches(true);
+    else if (std::strcmp(cc, "none") != 0)
+      die_at_init(fmt::format("unknown cache control '{}' (WARPSIM_CACHE_CONTROL): use all or none", cc));
+  }
   // Long runs show a progress line on a terminal (at most 4 updates a second), nothing otherwise.
   if (!opts.quiet && isatty(STDERR_FILENO)) {
     dev->set_progress([](const std::string& kernel, uint64_t done, uint64_t total, uint64_t instrs) {
@@ -343,8 +350,9 @@ std::string demangle(const std::string& n) {
 }  // namespace
 
 std::string State::report_json() {
-  std::string o = fmt::format("{{\"gpu\": {}, \"mode\": \"{}\", \"kernels\": [", json_str(dev->spec().name),
-                              dev->mode() == runtime::Mode::Timing ? "timing" : "functional");
+  std::string o = fmt::format("{{\"gpu\": {}, \"mode\": \"{}\", \"cache_control\": \"{}\", \"kernels\": [",
+                              json_str(dev->spec().name), dev->mode() == runtime::Mode::Timing ? "timing" : "functional",
+                              dev->flush_caches() ? "all" : "none");
   uint64_t wi = 0, ti = 0, faults = 0;
   bool estimated = false;
   const auto& ks = dev->kernels();

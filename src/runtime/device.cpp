@@ -199,6 +199,7 @@ std::vector<LaunchOutcome> Device::launch_together(const std::vector<LaunchItem>
     gpu_ = std::make_unique<timing::Gpu>(spec_.machine);
     gpu_->memory().set_persisting_bytes(persisting_l2_);
   }
+  if (flush_caches_) gpu_->flush_caches();
   const auto wall0 = std::chrono::steady_clock::now();
   std::vector<stats::KernelStats> st = gpu_->run(kls);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();

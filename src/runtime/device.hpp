@@ -128,6 +128,12 @@ class Device {
   // bytes (cudaLimitPersistingL2CacheSize, already clamped by the caller) and
   // cudaCtxResetPersistingL2Cache. The set-aside holds from the next kernel on.
   void set_persisting_l2(uint64_t bytes);
+  // Cache control as Nsight Compute's --cache-control: with `flush` every timed launch starts with
+  // an empty L2 (write-backs done beforehand, outside the kernel's time), so per-kernel cycles and
+  // DRAM traffic compare with ncu's default measurements. Off by default: a program's kernels find
+  // the L2 as the previous one left it, as on the GPU without a profiler.
+  void set_flush_caches(bool flush) { flush_caches_ = flush; }
+  bool flush_caches() const { return flush_caches_; }
   void reset_persisting_l2();
   // Progress of long kernels: (kernel, CTAs done, CTAs in the grid, warp instructions so far).
   using Progress = std::function<void(const std::string&, uint64_t, uint64_t, uint64_t)>;
@@ -143,6 +149,7 @@ class Device {
   std::unique_ptr<timing::Gpu> gpu_;  // timing mode, created at the first timed launch
   double now_ns_ = 0;
   uint64_t persisting_l2_ = 0;
+  bool flush_caches_ = false;
   Progress progress_;
   Mode mode_ = Mode::Timing;
   // Grid workspaces of cooperative launches (cooperative_groups' {wsSize, barrier}), one slot of

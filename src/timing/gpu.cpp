@@ -28,6 +28,11 @@ Gpu::Gpu(const config::Machine& m) : m_(m), mem_(std::make_unique<MemorySystem>(
 
 Gpu::~Gpu() = default;
 
+void Gpu::flush_caches() {
+  mem_->flush_l2(now_);
+  now_ = std::max(now_, mem_->now() + 1);
+}
+
 namespace {
 
 uint32_t ctas_per_sm_limit(const config::Machine& m, const CtaFootprint& fp, uint32_t smem_per_sm) {

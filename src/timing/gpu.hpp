@@ -41,6 +41,10 @@ class Gpu {
   // distributor spreads a grid over the chip (exposed for tests).
   const std::vector<uint32_t>& dispatch_order() const { return order_; }
   MemorySystem& memory() { return *mem_; }
+  // Flushes the L2 (dirty lines written back to DRAM, every line dropped) before the next run; the
+  // clock moves past the write-backs. L1, constant and instruction caches start empty at every run
+  // anyway (SMs are built per run).
+  void flush_caches();
   uint64_t now() const { return now_; }
 
  private:

@@ -19,11 +19,11 @@ command -v python3 >/dev/null 2>&1 || { echo "SKIP: no python3"; exit 77; }
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$workdir"
 fail=0
-run() {  # name, kernel substring, expectations...
+run() {  # name, kernel substring, expectations... (warpsim run options in $RUN_OPTS)
   local name=$1 kernel=$2; shift 2
   nvcc -cudart shared -arch=sm_80 -o "$workdir/$name.mc" "$src/$name/$name.cu" || { echo "FAIL: nvcc $name"; fail=1; return; }
   rm -rf "$workdir/$name.mc.report"
-  "$warpsim" run -q --mode timing --report "$workdir/$name.mc.report" -- "$workdir/$name.mc" >/dev/null ||
+  "$warpsim" run -q --mode timing ${RUN_OPTS:-} --report "$workdir/$name.mc.report" -- "$workdir/$name.mc" >/dev/null ||
     { echo "FAIL: $name did not run"; fail=1; return; }
   python3 "$here/check_memory.py" "$workdir/$name.mc.report/report.json" "$kernel" "$@" || fail=1
 }
@@ -54,4 +54,14 @@ sys.exit(0 if ok else 1)
 PY
 run transpose ILi1E l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum=0 "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum>=1"
 run transpose ILi0E l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum=58000
+# Cache control. saxpy_stride reads x and y (2 x 50000 floats = 400000 bytes) that saxpy, the kernel
+# before it, read and wrote. Left as saxpy left it, the L2 (40 MB) holds them: no DRAM read. With
+# --cache-control all (Nsight Compute's default) the L2 is written back and emptied before every
+# kernel: all 12500 sectors miss and come from DRAM again, and the kernel's own stores stay in L2.
+run saxpy saxpy_stride dram__bytes_read.sum=0 lts__t_sectors_op_read.sum=12500
+RUN_OPTS="--cache-control all" run saxpy saxpy_stride dram__bytes_read.sum=400000 dram__bytes_write.sum=0 \
+  lts__t_sector_hit_rate.pct=0 lts__t_sectors_op_read.sum=12500
+if "$warpsim" run -q --cache-control some -- "$workdir/saxpy.mc" >/dev/null 2>&1; then
+  echo "BAD --cache-control some was accepted"; fail=1
+fi
 [[ $fail == 0 ]] && echo "PASS: memory counters" || { echo "FAIL: memory counters"; exit 1; }

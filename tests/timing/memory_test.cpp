@@ -771,5 +771,45 @@ TEST(L2Residency, DiscardDropsADirtyLineWithoutWriteBack) {
   }
 }
 
+// ---- Cache control (warpsim run --cache-control all: Nsight Compute's flush before each kernel)
+
+TEST(MemorySystem, FlushWritesDirtyLinesBackAndEmptiesTheL2) {
+  for (uint32_t parts : {1u, 2u}) {
+    config::Machine m = one_partition();
+    m.l2.partitions = parts;
+    for (bool dirty : {false, true}) {
+      MemorySystem ms(m);
+      Catcher c;
+      for (uint32_t s = 0; s < 4; ++s) ms.attach(s, &c);
+      const uint64_t n = 64;
+      read_lines(ms, kHot, n, Evict::Unchanged, nullptr, 1000);
+      if (dirty) {
+        for (uint64_t i = 0; i < n; ++i) {
+          MemRequest w;
+          w.line = kStream + i;
+          w.sectors = 0xf;
+          w.kind = MemOpKind::Write;
+          ms.send(w, 2000);
+        }
+        ms.drain();
+      }
+      EXPECT_GE(ms.l2_lines(), dirty ? 2 * n : n);
+      const uint64_t t = 100000;
+      ASSERT_LT(ms.now(), t);
+      ms.flush_l2(t);
+      EXPECT_EQ(ms.l2_lines(), 0u) << parts << " partition(s)";
+      // Write-backs go through DRAM before the flush is over; a clean L2 is dropped at once.
+      if (dirty) EXPECT_GE(ms.now(), t + m.l2.dram_latency / 2);
+      else EXPECT_LT(ms.now(), t);
+      EXPECT_EQ(hits_of(ms, kHot, n, 200000), 0u);
+      // Nothing is left to write back: pushing every line out afterwards writes only what the
+      // reads above brought in (clean), i.e. nothing.
+      stats::MemoryStats st;
+      read_lines(ms, kStream + n, 4 * (m.l2_bytes / m.l2.line), Evict::Unchanged, &st, 300000);
+      EXPECT_EQ(st.dram_bytes_write, 0u);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace warpsim::timing

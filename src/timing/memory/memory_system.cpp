@@ -621,6 +621,20 @@ uint64_t MemorySystem::persisting_lines() const {
   return n;
 }
 
+void MemorySystem::flush_l2(uint64_t t) {
+  Impl& p = *p_;
+  t = std::max(t, p.now);
+  for (uint32_t s = 0; s < p.slices.size(); ++s)
+    p.slices[s].tags.flush([&](uint64_t line, uint32_t dirty) { p.dram_txns(s, line, dirty, true, nullptr, t); });
+  drain();
+}
+
+uint64_t MemorySystem::l2_lines() const {
+  uint64_t n = 0;
+  for (auto& sl : p_->slices) n += sl.tags.valid_lines();
+  return n;
+}
+
 void MemorySystem::detach_all() {
   std::fill(p_->clients.begin(), p_->clients.end(), nullptr);
   for (auto& r : p_->reqs) r.r.ctr = nullptr;

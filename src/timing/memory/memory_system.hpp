@@ -81,8 +81,14 @@ class MemorySystem {
   void detach_all();
   // Runs every event in flight to completion.
   void drain();
-  // The L2 is flushed between runs only by the runtime's explicit resets (none today): state
-  // persists from kernel to kernel, as on the GPU.
+  // L2 state persists from kernel to kernel, as on the GPU, unless flushed: flush_l2 writes every
+  // dirty sector back to DRAM from cycle t on, runs those writes to completion (now() moves past
+  // them) and leaves every slice empty. Nsight Compute does this before each profiled kernel
+  // (--cache-control all, its default); `warpsim run --cache-control all` asks for the same so
+  // that per-kernel figures compare with ncu's. Translations (the L2 TLBs) are kept.
+  void flush_l2(uint64_t t);
+  // Lines held by all slices (tests, reports).
+  uint64_t l2_lines() const;
 
   // L2 residency control (cudaLimitPersistingL2CacheSize): sets aside `bytes` of the L2 for
   // persisting lines, in 1/16ths of the L2 ([WP]: "A100 allows L2 cache to be set-aside for

@@ -188,4 +188,14 @@ uint64_t SectorCache::persisting_lines() const {
   return n;
 }
 
+uint64_t SectorCache::valid_lines() const {
+  uint64_t n = 0;
+  for (uint32_t s = 0; s < sets_; ++s) {
+    if (!live(s)) continue;
+    const Way* set = set_ways(s);
+    for (uint32_t w = 0; w < assoc_; ++w) n += set[w].valid != 0;
+  }
+  return n;
+}
+
 }  // namespace warpsim::timing

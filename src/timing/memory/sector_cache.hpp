@@ -66,6 +66,22 @@ class SectorCache {
   bool reclassify(uint64_t line, Evict e);
   // Every persisting line becomes normal (cudaCtxResetPersistingL2Cache).
   void reset_persisting();
+  // Empties the cache: calls dirty(line, sectors) for every line holding dirty sectors, then drops
+  // every line (a flush with write-back, as a profiler's cache control does between kernels).
+  template <class F>
+  void flush(F&& dirty) {
+    for (uint32_t s = 0; s < sets_; ++s) {
+      if (!live(s)) continue;
+      Way* set = set_ways(s);
+      for (uint32_t w = 0; w < assoc_; ++w) {
+        if (set[w].valid && set[w].dirty) dirty(set[w].line, set[w].dirty);
+        set[w].valid = set[w].dirty = 0;
+        set[w].cls = Evict::Normal;
+      }
+    }
+  }
+  // Lines with at least one valid sector (tests, reports).
+  uint64_t valid_lines() const;
   // The class of a present line (Unchanged when absent): for tests and counters.
   Evict class_of(uint64_t line) const;
   // Persisting lines held.
