@@ -531,6 +531,35 @@ TEST(MemorySystem, LatenciesComposeFromTheConfig) {
   EXPECT_EQ(round_trip(ms, c, 0, line, 70000), xbar_round + m.l2.hit_latency + m.l2.far_latency);
 }
 
+// Both partitions miss on one line: DRAM reads it once. Whatever the gap between SM 0's and SM 2's
+// (other partition) reads, even when their far probes cross on the way, the later one waits for
+// the fetch in flight in the other partition (or hits there), both are answered, and DRAM moves
+// one sector. The same for lines of either home partition.
+TEST(MemorySystem, BothPartitionsMissingReadTheLineFromDramOnce) {
+  config::Machine m = mem_machine();
+  ASSERT_GT(m.l2.far_latency, 4u);
+  for (uint64_t line = 2000; line < 2016; ++line)
+    for (uint64_t gap : std::vector<uint64_t>{0, 1, 5, m.l2.far_latency / 2, m.l2.far_latency, 400, 5000}) {
+      MemorySystem ms(m);
+      Catcher c;
+      for (uint32_t s = 0; s < 4; ++s) ms.attach(s, &c);
+      stats::MemoryStats st;
+      for (uint32_t sm : {0u, 2u}) {
+        MemRequest r;
+        r.sm = sm;
+        r.tag = sm;
+        r.line = line;
+        r.sectors = 1;
+        r.ctr = &st;
+        ms.send(r, 1000 + (sm ? gap : 0));
+        if (gap >= 400) ms.drain();
+      }
+      ms.drain();
+      EXPECT_EQ(c.got.size(), 2u) << "line " << line << " gap " << gap;
+      EXPECT_EQ(st.dram_bytes_read, m.l2.sector) << "line " << line << " gap " << gap;
+    }
+}
+
 // An atomic resolves in its line's home partition: from an SM of the other partition it is looked
 // up in the near slice and crosses to the home one (far_latency there and back). So for every
 // line, SM 0's and SM 2's (other partition) warm atomics differ by exactly far_latency, and each

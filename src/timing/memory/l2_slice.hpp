@@ -24,6 +24,10 @@ struct L2Slice {
     uint32_t asked = 0, arrived = 0;
     Evict evict = Evict::Unchanged;  // the class the line is filled with
     bool no_allocate = false;        // every waiter asked .L2::no_allocate
+    // Two partitions: sectors this slice asked DRAM for, and sectors the same slice of the other
+    // partition waits for from this fetch (its far probe found them on the way here, so the
+    // line is read from DRAM once).
+    uint32_t from_dram = 0, partner = 0;
     std::vector<Waiter> waiters;
   };
   SectorCache tags;
@@ -60,6 +64,7 @@ struct L2Slice {
     m.asked = m.arrived = 0;
     m.evict = Evict::Unchanged;
     m.no_allocate = false;
+    m.from_dram = m.partner = 0;
     m.waiters.clear();
     miss_index_.set(line, i);
     return {&m, true};

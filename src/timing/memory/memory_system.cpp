@@ -41,6 +41,7 @@ struct Req {
   bool forwarded = false;    // an atomic sent on to its line's home partition
   uint64_t ready = 0;        // its answer's cycle so far
   uint32_t hit = 0;          // far probes: sectors the far partition had
+  uint32_t joined = 0;       // far probes: sectors the far partition is fetching from DRAM already
 };
 
 struct DramTxn {
@@ -253,6 +254,16 @@ struct MemorySystem::Impl {
     if (l2_on && alloc) evicted(s, sl.tags.fill(line, sectors, cls), ctr, t);
     if (from_far && ctr) ctr->l2_far_sectors += uint32_t(std::popcount(sectors));
     if (!it) return;
+    if (const uint32_t fwd = it->partner & sectors) {
+      // The other partition's probe joined this fetch: the sectors go on across to it.
+      it->partner &= ~fwd;
+      MemRequest pr;
+      pr.line = line;
+      pr.sectors = fwd;
+      const uint32_t p = new_req(pr);
+      reqs[p].hit = fwd;
+      push(Ev::FarReturn, t + m.l2.far_latency - m.l2.far_latency / 2, p, other(s));
+    }
     L2Slice::Miss& ms = *it;
     ms.arrived |= sectors;
     auto& ws = ms.waiters;
@@ -428,13 +439,27 @@ struct MemorySystem::Impl {
     // l2.far_copy = "demote": the copy that stays behind is the far set's next victim, so that
     // for one SM's data the far partition holds what the near one evicted (no second copy).
     if (p.hit && m.l2.far_demote) fs.tags.age(p.r.line);
+    // Sectors this slice is fetching already are not read from DRAM twice: the probe waits for
+    // them here, and they cross back when they arrive. It joins sectors asked of DRAM, and, in the
+    // line's home partition, any sector being fetched: when both partitions miss at once their
+    // probes cross, each finding the other's fetch still waiting on its probe; the home one's
+    // goes to DRAM and the other waits for it (never both waiting on each other).
+    if (const uint32_t want = p.r.sectors & ~p.hit)
+      if (L2Slice::Miss* fm = fs.find_miss(p.r.line)) {
+        const bool home = home_part(p.r.line) == f / per_part;
+        p.joined = want & ~fm->arrived & (fm->from_dram | (home ? fm->asked : 0u));
+        fm->partner |= p.joined;
+      }
     push(Ev::FarReturn, t + m.l2.far_latency - m.l2.far_latency / 2, pid, p.entry_slice);
   }
   void far_return(uint32_t pid, uint32_t s, uint64_t t) {
     Req p = reqs[pid];
     free_req(pid);
-    uint32_t miss = p.r.sectors & ~p.hit;
-    if (miss) dram_txns(s, p.r.line, miss, false, p.r.ctr, t);
+    uint32_t miss = p.r.sectors & ~p.hit & ~p.joined;
+    if (miss) {
+      if (L2Slice::Miss* ms = slices[s].find_miss(p.r.line)) ms->from_dram |= miss;
+      dram_txns(s, p.r.line, miss, false, p.r.ctr, t);
+    }
     if (p.hit) arrived(s, p.r.line, p.hit, t, true);
   }
 
