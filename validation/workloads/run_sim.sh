@@ -2,6 +2,8 @@
 # The same binaries in the simulator: per-kernel cycles and memory metrics (the Nsight Compute names
 # of the report) of the first 40 kernels of each workload in list.txt, as CSV on stdout.
 #   validation/workloads/run_sim.sh [--gpu h100] [extra warpsim run options] > sim_h100.csv
+# The L2 is flushed before every kernel (--cache-control all), as measure_hw.sh's Nsight Compute
+# does; CACHE_CONTROL=none keeps it warm from kernel to kernel instead.
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"; root="$here/../.."
 BIN="${BIN:-$root/build-hw/workloads}"; WS="${WS:-$root/build/warpsim}"
@@ -11,7 +13,7 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 echo "workload,index,kernel,cycles,launch_cycles,time_ns,warp_instructions,dram_bytes_read,dram_bytes_write,lts_sectors_read,lts_sectors_write,lts_hit_pct,l1tex_hit_pct,achieved_occupancy_pct,sim_wall_s"
 for w in $(grep -v '^#' "$here/list.txt"); do
   rm -rf "$tmp/r"
-  "$WS" run -q --gpu "$gpu" --mode timing --report "$tmp/r" "$@" -- "$BIN/$w" > "$tmp/out.txt" 2>&1 || echo "# $w: exit $? ($(tail -1 "$tmp/out.txt"))"
+  "$WS" run -q --gpu "$gpu" --mode timing --cache-control "${CACHE_CONTROL:-all}" --report "$tmp/r" "$@" -- "$BIN/$w" > "$tmp/out.txt" 2>&1 || echo "# $w: exit $? ($(tail -1 "$tmp/out.txt"))"
   python3 - "$tmp/r/report.json" "$w" <<'PY'
 import json, sys
 try:
