@@ -69,9 +69,10 @@ bool volatile_load(const Instruction& ins) {
 
 bool movable_load(const Instruction& ins) { return weak_load(ins) || volatile_load(ins); }
 
-// A weak store to an explicit or generic space: loads of another state space pass it (ptxas
-// issues an unrolled staging loop's LDGs above its STSs: mma_ptx, bitonic_sort, conv2d,
-// transpose), loads that may alias it do not.
+// A weak store to an explicit or generic space: loads of another state space pass it, loads that
+// may alias it do not. ptxas issues an unrolled staging loop's LDGs above its STSs (sm_90 SASS:
+// mma_gemm<true> 4 LDG then 4 STS, sgemm_regblock 8 then 8, bitonic_kv_desc 4 then 4;
+// validation/workloads/probes/schedule_sm90_sass.txt).
 bool plain_store(const Instruction& ins) {
   return ins.op == Opcode::St &&
          !has_any(ins, {Mod::volatile_, Mod::relaxed, Mod::release, Mod::mmio, Mod::sc, Mod::async,
