@@ -1,7 +1,8 @@
 // The decoder's load scheduling (func/schedule.cpp): which instructions move, which never do.
 // Expected orders are written out by hand from the rules: a load goes up with the arithmetic it
-// depends on; nothing crosses memory, control-flow or clock instructions; register dependencies
-// and the order among loads stay.
+// depends on; loads pass stores to another state space, never a store they may alias; independent
+// loads go before the loads whose addresses they produce; nothing crosses atomics, barriers,
+// control-flow or clock instructions; register dependencies stay.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -60,7 +61,7 @@ TEST(Schedule, DependentLoadsKeepTheirOrder) {
   EXPECT_EQ(o, (std::vector<uint32_t>{0, 1, 2, 3, 4}));
 }
 
-TEST(Schedule, NothingCrossesClockReadsStoresOrBranches) {
+TEST(Schedule, NothingCrossesClockReadsAliasingStoresOrBranches) {
   auto o = scheduled(R"(  ld.param.u64 %rd1, [p];
   mul.f32 %f1, %f2, %f3;
   mov.u64 %rd9, %clock64;
@@ -74,8 +75,8 @@ TEST(Schedule, NothingCrossesClockReadsStoresOrBranches) {
 DONE:
   ret;
 )");
-  // Line 6 passes line 5 (both between the store and the branch); line 9 passes line 8 within
-  // its block; the clock read, the store and the branch stay where they are.
+  // Line 6 passes line 5 but not the global store it may read (line 4); line 9 passes line 8
+  // within its block; the clock read, the store and the branch stay where they are.
   EXPECT_EQ(o, (std::vector<uint32_t>{0, 1, 2, 3, 4, 6, 5, 7, 9, 8, 11}));
 }
 
@@ -98,6 +99,108 @@ TEST(Schedule, NextFragmentLoadsGoAboveTheMmas) {
   mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f1, %f2, %f3, %f4}, {%r7, %r8, %r9, %r10}, {%r7, %r8}, {%f1, %f2, %f3, %f4};
 )");
   EXPECT_EQ(o, (std::vector<uint32_t>{0, 1, 3, 4, 2, 5}));
+}
+
+TEST(Schedule, GlobalLoadsPassSharedStores) {
+  // A staging loop unrolled by two: global load, shared store, global load, shared store. The
+  // second load (with its address) goes above the first store: two loads in flight. (The mov
+  // only the stores read stays below the loads.)
+  auto o = scheduled(R"(  ld.param.u64 %rd1, [p];
+  mov.u32 %r1, sm;
+  ld.global.nc.u32 %r2, [%rd1];
+  st.shared.u32 [%r1], %r2;
+  add.s64 %rd2, %rd1, 128;
+  ld.global.nc.u32 %r3, [%rd2];
+  st.shared.u32 [%r1+4], %r3;
+)");
+  EXPECT_EQ(o, (std::vector<uint32_t>{0, 2, 4, 5, 1, 3, 6}));
+}
+
+TEST(Schedule, SharedLoadsPassGlobalStoresButNotSharedOnes) {
+  auto o = scheduled(R"(  ld.param.u64 %rd1, [p];
+  mov.u32 %r1, sm;
+  st.global.u32 [%rd1], %r1;
+  ld.shared.u32 %r2, [%r1+8];
+  st.shared.u32 [%r1], %r1;
+  ld.shared.u32 %r3, [%r1+4];
+  ld.u32 %r4, [%rd1+8];
+)");
+  // Line 3 passes the global store; line 5 stays below the shared store (it may read it), and so
+  // does the generic load (line 6), which may alias either store.
+  EXPECT_EQ(o, (std::vector<uint32_t>{0, 1, 3, 2, 4, 5, 6}));
+}
+
+TEST(Schedule, StoreStaysBelowALoadOfTheSameSpace) {
+  // Write after read through memory: the shared store may overwrite what the shared load reads.
+  // The last load pulls the store into the hoisted group, where its own depth (0) would put it
+  // above the dependent load (depth 2) but for that dependency.
+  auto o = scheduled(R"(  ld.param.u64 %rd1, [p];
+  mov.u32 %r1, sm;
+  ld.global.u32 %r5, [%rd1];
+  ld.shared.u32 %r2, [%r5];
+  st.shared.u32 [%r1], %r1;
+  ld.shared.u32 %r3, [%r1];
+)");
+  EXPECT_EQ(o, (std::vector<uint32_t>{0, 1, 2, 3, 4, 5}));
+}
+
+TEST(Schedule, IndependentLoadsGoBeforeTheLoadsTheyAddress) {
+  // Two unrolled steps of y += val[j] * x[col[j]]: both col/val loads go first, then the x loads.
+  auto o = scheduled(R"(  ld.param.u64 %rd1, [p];
+  ld.global.nc.u32 %r1, [%rd1];
+  mul.wide.s32 %rd2, %r1, 4;
+  ld.global.nc.f32 %f1, [%rd2];
+  ld.global.nc.f32 %f2, [%rd1+512];
+  fma.rn.f32 %f3, %f1, %f2, %f3;
+  ld.global.nc.u32 %r2, [%rd1+4];
+  mul.wide.s32 %rd3, %r2, 4;
+  ld.global.nc.f32 %f4, [%rd3];
+  ld.global.nc.f32 %f5, [%rd1+516];
+  fma.rn.f32 %f3, %f4, %f5, %f3;
+)");
+  EXPECT_EQ(o, (std::vector<uint32_t>{0, 1, 4, 6, 9, 2, 3, 7, 8, 5, 10}));
+}
+
+TEST(Schedule, VolatileLoadsGoUpButKeepTheirOrder) {
+  // An unrolled sum over volatile words: the loads go above the adds, in their order.
+  auto o = scheduled(R"(  ld.param.u64 %rd1, [p];
+  ld.volatile.global.u32 %r1, [%rd1];
+  add.s32 %r10, %r1, %r10;
+  ld.volatile.global.u32 %r2, [%rd1+4];
+  add.s32 %r10, %r2, %r10;
+  ld.global.u32 %r3, [%rd1+8];
+  add.s32 %r10, %r3, %r10;
+)");
+  EXPECT_EQ(o, (std::vector<uint32_t>{0, 1, 3, 5, 2, 4, 6}));
+}
+
+TEST(Schedule, NothingPassesAVolatileLoadOrAnOrderedStore) {
+  auto o = scheduled(R"(  ld.param.u64 %rd1, [p];
+  mov.u32 %r1, sm;
+  ld.volatile.global.u32 %r2, [%rd1];
+  add.s32 %r3, %r2, 1;
+  ld.shared.u32 %r4, [%r1+12];
+  st.volatile.shared.u32 [%r1], %r1;
+  ld.global.u32 %r5, [%rd1+4];
+  st.relaxed.gpu.global.u32 [%rd1+8], %r1;
+  ld.shared.u32 %r6, [%r1+8];
+)");
+  // The shared load (line 4) goes above the add but stays after the volatile load; the volatile
+  // and the relaxed stores are segment boundaries.
+  EXPECT_EQ(o, (std::vector<uint32_t>{0, 1, 2, 4, 3, 5, 6, 7, 8}));
+}
+
+TEST(Schedule, AtomicsAndBarriersStayBoundaries) {
+  auto o = scheduled(R"(  ld.param.u64 %rd1, [p];
+  mov.u32 %r1, sm;
+  st.shared.u32 [%r1], %r1;
+  atom.global.add.u32 %r2, [%rd1], 1;
+  ld.global.u32 %r3, [%rd1+4];
+  st.shared.u32 [%r1+4], %r1;
+  bar.sync 0;
+  ld.global.u32 %r4, [%rd1+8];
+)");
+  EXPECT_EQ(o, (std::vector<uint32_t>{0, 1, 2, 3, 4, 5, 6, 7}));
 }
 
 }  // namespace
