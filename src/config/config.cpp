@@ -29,7 +29,8 @@ namespace {
 constexpr const char* kPipeNames[kPipeCount] = {"fma", "alu", "fp16", "fp64", "mufu", "tensor", "branch", "mio", "lsu"};
 constexpr const char* kOpClassNames[kOpClassCount] = {
     "fp32",       "fp16",      "fp64",      "int",         "imad",      "int_wide",  "bit_count", "mufu",
-    "conv",       "fdiv",      "fp64_div",  "int_div",     "shfl",      "vote",      "redux",     "ld_shared",
+    "conv",       "fdiv",      "fdiv_full", "fdiv_approx", "fp64_div",  "int_div",   "int_div_imm", "int_div64",
+    "shfl",       "vote",      "match",     "redux",       "ld_shared",
     "st_shared",  "atom_shared", "ld_global", "st_global", "atom_global", "ld_local", "st_local", "ld_const",
     "ld_param",   "tex",       "cp_async",  "mbarrier",    "tensor",    "branch",    "call",      "exit",
     "barrier",    "membar",    "sreg",      "nop"};

@@ -33,11 +33,16 @@ enum class OpClass : uint8_t {
   BitCount,   // popc, clz, brev, bfind (16 lanes per SM on cc 8.0)
   Mufu,       // ex2/lg2/sin/cos/rsqrt/rcp/sqrt/tanh .approx (SFU)
   Conv,       // cvt between float and int, to/from f64 (XU class conversions)
-  Fdiv,       // div.rn/.full .f32, rcp.rn .f32, sqrt.rn .f32 (a short SASS subroutine)
+  Fdiv,       // div.rn/.rz/.rm/.rp .f32, rcp.rn .f32, sqrt.rn .f32 (~10 SASS: MUFU.RCP/RSQ, FFMA refinement, range check)
+  FdivFull,   // div.full.f32 (MUFU.RCP and a few FMULs with range scaling, no refinement)
+  FdivApprox, // div.approx.f32, sqrt.approx.f32 (one MUFU with range fix-ups around it)
   Fp64Div,    // div/rcp/sqrt .rn .f64
-  IntDiv,     // div/rem .s32/.u32/.s64/.u64 (a SASS subroutine)
+  IntDiv,     // div/rem .s32/.u32 (and narrower) by a register: I2F, MUFU.RCP, F2I, IMAD.HI corrections
+  IntDivImm,  // div/rem .s32/.u32 by an immediate: IMAD.HI by a precomputed reciprocal, corrections
+  IntDiv64,   // div/rem .s64/.u64 (a SASS subroutine, also for an immediate divisor)
   Shfl,       // shfl.sync
-  Vote,       // vote, activemask, match (vote is an ALU op on Volta+; match is MIO)
+  Vote,       // vote, activemask (an ALU op on Volta+)
+  Match,      // match.any/.all.sync
   Redux,      // redux.sync
   LdShared,   // ld.shared, ldmatrix
   StShared,   // st.shared, stmatrix

@@ -231,13 +231,17 @@ void exec_match(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
     for_lanes(d, mask, [&](unsigned) { return r; });
     if constexpr (HasPred) ctx.set_pred(in.op[1], same ? ~0u : 0u, mask);
   } else {
+    // The destination may be the source register (match.any.sync.b32 %r, %r, ...): every lane's
+    // mask is computed from the values before any lane's result is written.
+    uint32_t res[kWarpSize];
     for (unsigned l = 0; l < kWarpSize; ++l) {
+      res[l] = 0;
       if (!(mask >> l & 1)) continue;
       uint64_t v = a[l] & vm;
-      uint32_t m = 0;
-      for (unsigned k = 0; k < kWarpSize; ++k) m |= uint32_t((part >> k & 1) && (a[k] & vm) == v) << k;
-      d[l] = m;
+      for (unsigned k = 0; k < kWarpSize; ++k) res[l] |= uint32_t((part >> k & 1) && (a[k] & vm) == v) << k;
     }
+    for (unsigned l = 0; l < kWarpSize; ++l)
+      if (mask >> l & 1) d[l] = res[l];
   }
 }
 

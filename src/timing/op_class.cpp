@@ -193,12 +193,25 @@ OpClass classify(const ptx::Instruction& ins) {
     case Opcode::Div:
     case Opcode::Rem:
       if (t == Type::F64) return OpClass::Fp64Div;
-      if (t == Type::F32) return ins.has(Mod::approx) ? OpClass::Mufu : OpClass::Fdiv;
+      if (t == Type::F32) {
+        if (ins.has(Mod::approx)) return OpClass::FdivApprox;
+        return ins.has(Mod::full) ? OpClass::FdivFull : OpClass::Fdiv;
+      }
+      // ptxas divides 64-bit integers in a subroutine whatever the divisor; a 32-bit divisor it
+      // knows needs no reciprocal computed at run time (I2F, MUFU.RCP, F2I), only the multiply by
+      // the precomputed one and its corrections (validation/sm/expand.cu: div_u32_imm).
+      if (t == Type::S64 || t == Type::U64 || t == Type::B64) return OpClass::IntDiv64;
+      if (ins.operands.size() > 2 && ins.operands[2].kind == ptx::Operand::Kind::Imm) return OpClass::IntDivImm;
       return OpClass::IntDiv;
     case Opcode::Rcp:
-    case Opcode::Sqrt:
       if (t == Type::F64) return ins.has(Mod::approx) ? OpClass::Mufu : OpClass::Fp64Div;
       return ins.has(Mod::approx) ? OpClass::Mufu : OpClass::Fdiv;
+    case Opcode::Sqrt:
+      if (t == Type::F64) return ins.has(Mod::approx) ? OpClass::Mufu : OpClass::Fp64Div;
+      // sqrt.approx.f32 is MUFU.SQRT with denormal fix-ups around it (4 SASS on sm_90), like
+      // div.approx; with .ftz ptxas emits little more than the MUFU.SQRT
+      if (ins.has(Mod::approx)) return ins.has(Mod::ftz) ? OpClass::Mufu : OpClass::FdivApprox;
+      return OpClass::Fdiv;
     case Opcode::Rsqrt: case Opcode::Sin: case Opcode::Cos: case Opcode::Lg2: case Opcode::Ex2: case Opcode::Tanh:
       return OpClass::Mufu;
     case Opcode::Popc: case Opcode::Clz: case Opcode::Brev: case Opcode::Bfind: case Opcode::Fns:
@@ -218,7 +231,7 @@ OpClass classify(const ptx::Instruction& ins) {
       return OpClass::Int;
     case Opcode::Shfl: return OpClass::Shfl;
     case Opcode::Vote: case Opcode::Activemask: case Opcode::Elect: return OpClass::Vote;
-    case Opcode::Match: return OpClass::Shfl;
+    case Opcode::Match: return OpClass::Match;
     case Opcode::Redux: return OpClass::Redux;
     case Opcode::Ld: case Opcode::Ldu:
       switch (space(ins)) {

@@ -418,6 +418,38 @@ TEST(Match, AnyAndAllB32B64) {
   }
 }
 
+// The destination is the source (as in validation/sm/expand.cu's match chains): every lane's mask
+// must come from the values before the instruction, not from lanes already overwritten.
+TEST(Match, AnyInPlace) {
+  Harness h;
+  ASSERT_TRUE(h.load(kHead + R"(
+.visible .entry k(.param .u64 out)
+{
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<6>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd3, %r1, 4;
+  add.s64 %rd4, %rd1, %rd3;
+  shr.u32 %r2, %r1, 3;
+  match.any.sync.b32 %r2, %r2, 0xffffffff;
+  st.global.u32 [%rd4], %r2;
+  mov.u32 %r3, 7;
+  match.any.sync.b32 %r3, %r3, 0xffffffff;
+  st.global.u32 [%rd4+128], %r3;
+  ret;
+}
+)"));
+  uint64_t out = h.alloc(256);
+  auto r = h.run("k", {1, 1, 1}, {32, 1, 1}, Harness::Params().add(out));
+  ASSERT_TRUE(r.ok()) << r.report();
+  auto got = h.download<uint32_t>(out, 64);
+  for (unsigned l = 0; l < 32; ++l) {
+    EXPECT_EQ(got[l], 0xffu << (l & ~7u)) << l;
+    EXPECT_EQ(got[32 + l], 0xffffffffu) << l;
+  }
+}
+
 // ------------------------------------------------------------------ redux
 
 TEST(Redux, AllIntegerOpsWithExtremes) {

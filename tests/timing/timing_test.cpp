@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <cstring>
 #include <map>
 #include <string>
@@ -14,6 +15,7 @@
 #include "mem/device_memory.hpp"
 #include "ptx/parser.hpp"
 #include "timing/gpu.hpp"
+#include "timing/op_class.hpp"
 #include "test_memory.hpp"
 
 namespace warpsim::timing {
@@ -158,6 +160,136 @@ TEST(Timing, DependentChainCostsItsLatencyPerInstruction) {
   // Waiting on a fixed-latency result is stall_wait.
   EXPECT_GT(a.st.stalls[unsigned(stats::Stall::Wait)], uint64_t(n) * 2);
   EXPECT_EQ(a.out, b.out);
+}
+
+// A kernel of one dependent chain of `n` integer divisions per thread, x = OP(x), storing x:
+// `step` is the PTX of one step on %r2 (the divisor register %r3 holds `a`).
+std::string div_kernel(const std::string& step, unsigned n, bool wide) {
+  std::string s = R"(.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+  .reg .u32 %r<4>;
+  .reg .u64 %rd<8>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  add.u32 %r2, %r1, 12345;
+  mov.u32 %r3, 2147483647;
+  cvt.u64.u32 %rd5, %r2;
+  mov.u64 %rd6, 9223372036854775807;
+)";
+  for (unsigned i = 0; i < n; ++i) s += "  " + step + "\n";
+  if (wide) s += "  cvt.u32.u64 %r2, %rd5;\n";
+  s += R"(  mul.wide.u32 %rd2, %r1, 4;
+  add.u64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r2;
+  ret;
+}
+)";
+  return s;
+}
+
+// The classes ptxas's expansions fall into (validation/sm/h100_expand_ncu.csv: SASS per PTX op).
+TEST(OpClassify, DivisionSqrtAndWarpOpsByForm) {
+  auto pr = ptx::parse(R"(.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry k()
+{
+  .reg .u32 %r<4>;
+  .reg .u64 %rd<4>;
+  .reg .f32 %f<4>;
+  .reg .f64 %fd<4>;
+  .reg .pred %p<2>;
+  div.s32 %r1, %r2, %r3;
+  rem.u32 %r1, %r2, 13;
+  div.u64 %rd1, %rd2, 7;
+  rem.s64 %rd1, %rd2, %rd3;
+  div.rn.f32 %f1, %f2, %f3;
+  div.full.f32 %f1, %f2, %f3;
+  div.approx.f32 %f1, %f2, %f3;
+  sqrt.rn.f32 %f1, %f2;
+  sqrt.approx.f32 %f1, %f2;
+  sqrt.approx.ftz.f32 %f1, %f2;
+  rcp.rn.f32 %f1, %f2;
+  div.rn.f64 %fd1, %fd2, %fd3;
+  vote.sync.ballot.b32 %r1, %p1, 0xffffffff;
+  match.any.sync.b32 %r1, %r2, 0xffffffff;
+  ret;
+}
+)", "t.ptx");
+  ASSERT_TRUE(pr.ok());
+  const OpClass want[] = {OpClass::IntDiv,     OpClass::IntDivImm,  OpClass::IntDiv64, OpClass::IntDiv64,
+                          OpClass::Fdiv,       OpClass::FdivFull,   OpClass::FdivApprox, OpClass::Fdiv,
+                          OpClass::FdivApprox, OpClass::Mufu,       OpClass::Fdiv,     OpClass::Fp64Div,
+                          OpClass::Vote,       OpClass::Match};
+  const auto& ins = pr.module->funcs.at(0).instrs;
+  ASSERT_GE(ins.size(), std::size(want));
+  for (size_t i = 0; i < std::size(want); ++i)
+    EXPECT_EQ(config::op_class_name(classify(ins[i])), std::string(config::op_class_name(want[i]))) << i;
+}
+
+// Integer division is three classes, each with its own latency: by a register (ptxas computes
+// the reciprocal at run time: I2F, MUFU.RCP, F2I), by an immediate (a constant reciprocal; the
+// H100 takes 46-61 cycles against 130-138, validation/sm/expand.cu) and 64-bit (a subroutine).
+TEST(Timing, IntegerDivisionCostsItsClassLatency) {
+  config::Machine m = test_machine();
+  m.ops[unsigned(OpClass::IntDiv)] = {Pipe::Alu, 130, 16, config::Scoreboard::Fixed};
+  m.ops[unsigned(OpClass::IntDivImm)] = {Pipe::Alu, 50, 7, config::Scoreboard::Fixed};
+  m.ops[unsigned(OpClass::IntDiv64)] = {Pipe::Alu, 300, 64, config::Scoreboard::Fixed};
+  const unsigned n = 40;
+  struct Case {
+    const char* step;
+    bool wide;
+    OpClass cls;
+  };
+  const Case cases[] = {{"div.u32 %r2, %r3, %r2;", false, OpClass::IntDiv},
+                        {"div.u32 %r2, %r2, 7;", false, OpClass::IntDivImm},
+                        {"rem.s32 %r2, %r2, -10;", false, OpClass::IntDivImm},
+                        {"div.s64 %rd5, %rd6, %rd5;", true, OpClass::IntDiv64},
+                        {"div.u64 %rd5, %rd5, 7;", true, OpClass::IntDiv64}};
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.step);
+    Timed t = run_timed(m, div_kernel(c.step, n, c.wide), {1, 1, 1}, {32, 1, 1});
+    ASSERT_TRUE(t.res.ok()) << t.res.report();
+    const uint64_t lat = m.ops[unsigned(c.cls)].latency;
+    EXPECT_GE(t.st.cycles, n * lat);
+    EXPECT_LE(t.st.cycles, n * lat + 60 + store_tail(m));
+    // The functional result against the CPU's.
+    for (unsigned l = 0; l < 32; ++l) {
+      uint32_t x = l + 12345, got;
+      uint64_t x64 = x;
+      for (unsigned i = 0; i < n; ++i) {
+        if (c.cls == OpClass::IntDiv) x = 2147483647u / x;
+        else if (std::string(c.step).rfind("div.u32", 0) == 0) x /= 7;
+        else if (c.cls == OpClass::IntDivImm) x = uint32_t(int32_t(x) % -10);
+        else if (std::string(c.step).rfind("div.s64", 0) == 0) x64 = uint64_t(INT64_MAX / int64_t(x64));
+        else x64 /= 7;
+      }
+      if (c.wide) x = uint32_t(x64);
+      std::memcpy(&got, &t.out[l], 4);
+      EXPECT_EQ(got, x) << "lane " << l;
+    }
+  }
+}
+
+// 32 warps of division chains: each division holds its sub-core's ALU pipe for issue x 2 cycles
+// (16 lanes), so with issue 16 the 8 warps of a sub-core need n x 8 x 32 cycles, twice their
+// chains' latency (n x 130); a division by an immediate (issue 7) takes well under that.
+TEST(Timing, DivisionsOccupyThePipeForTheirIssueCycles) {
+  config::Machine m = test_machine();
+  m.ops[unsigned(OpClass::IntDiv)] = {Pipe::Alu, 130, 16, config::Scoreboard::Fixed};
+  m.ops[unsigned(OpClass::IntDivImm)] = {Pipe::Alu, 50, 7, config::Scoreboard::Fixed};
+  const unsigned n = 16;
+  Timed var = run_timed(m, div_kernel("div.u32 %r2, %r3, %r2;", n, false), {1, 1, 1}, {1024, 1, 1});
+  Timed imm = run_timed(m, div_kernel("div.u32 %r2, %r2, 7;", n, false), {1, 1, 1}, {1024, 1, 1});
+  ASSERT_TRUE(var.res.ok() && imm.res.ok());
+  EXPECT_GE(var.st.cycles, n * 8 * 32);
+  // (+ the kernel's other ALU instructions, the last division's latency, 32 warps' stores)
+  EXPECT_LE(var.st.cycles, n * 8 * 32 + 1000 + store_tail(m));
+  EXPECT_GE(imm.st.cycles, n * 8 * 14);
+  EXPECT_LT(imm.st.cycles * 10, var.st.cycles * 6);
 }
 
 TEST(Timing, IndependentChainsAreBoundByThePipeRate) {

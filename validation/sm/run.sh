@@ -13,7 +13,7 @@
 #               deterministic, so use --reps 1 there)
 #   --build-dir where the binaries go (default: a temporary directory, removed at exit)
 #   --sass      also write `cuobjdump -sass` of each program into DIR (needs cuobjdump)
-#   bench       any of: alu sync mem (default: all)
+#   bench       any of: alu sync mem expand stscatter (default: all)
 #
 # Output: `# ...` comment lines and `benchmark,metric,value,unit` lines. Exit status: 0 when every
 # program built, ran and passed its self-checks; 1 otherwise (the CSV of the others is still printed).
@@ -23,5 +23,5 @@ here="$(cd "$(dirname "$0")" && pwd)"
 . "$here/../common/run_lib.sh"
 suite_name=validation/sm/run.sh
 suite_dir=$here
-suite_benches=(alu sync mem)
+suite_benches=(alu sync mem expand stscatter)
 run_suite "$@"
