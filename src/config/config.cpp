@@ -494,6 +494,7 @@ void read_machine(Reader& rd, Machine& m) {
   rd.u32("l1.max_outstanding", m.l1.max_outstanding);
   rd.u32("l1.local_interleave", m.l1.local_interleave);
   rd.u32("l1.atomic_request_cycles", m.l1.atomic_request_cycles);
+  rd.u32("l1.store_sector_cycles", m.l1.store_sector_cycles);
   rd.u32("l1.atomic_return_cycles", m.l1.atomic_return_cycles);
   // [tlb]
   rd.size("tlb.page_bytes", m.tlb.page_bytes);

@@ -229,6 +229,9 @@ struct Machine {
     // Global atomics: the L1 splits a warp's atomic into L2 requests (one per line per round of
     // distinct addresses); each occupies the LSU data pipe this many cycles, plus the return's.
     uint32_t atomic_request_cycles = 1;
+    // LSU data-pipe cycles per sector of a store (its data leaves the SM a sector per cycle), on top
+    // of one t-stage lookup per line; 0: stores cost what loads do
+    uint32_t store_sector_cycles = 0;
     uint32_t atomic_return_cycles = 1;  // atom (result returned) only; red has none
   } l1;
   // [tlb]: address translation. A per-SM L1 TLB, an L2 TLB shared by a group of SMs (about half a

@@ -625,13 +625,20 @@ uint64_t Sm::memory_issue(WarpCtx& w, const InstrTiming& it, uint64_t t) {
       atom_requests += l.rounds;
     }
   const uint64_t atom_cycles = m_.l1.atomic_request_cycles + (returns ? m_.l1.atomic_return_cycles : 0);
+  const bool store = it.cls == OpClass::StGlobal || it.cls == OpClass::StLocal;
+  const uint64_t tag_cycles = (lines_.size() + m_.l1.tag_lookups_per_clk - 1) / m_.l1.tag_lookups_per_clk;
+  // A store's data leaves the SM a sector per store_sector_cycles after its lines' lookups: 32
+  // warps storing 32 sectors per STG take lines + sectors cycles each on the H100 (stscatter.cu).
+  const uint64_t store_cycles = store ? tag_cycles + uint64_t(sectors) * m_.l1.store_sector_cycles : 0;
   const uint64_t wavefronts = std::max<uint64_t>(
-      {1, (lines_.size() + m_.l1.tag_lookups_per_clk - 1) / m_.l1.tag_lookups_per_clk,
-       (uint64_t(sectors) * m_.l1.sector + m_.l1.bytes_per_clk - 1) / m_.l1.bytes_per_clk, atom_requests * atom_cycles});
+      {1, tag_cycles, (uint64_t(sectors) * m_.l1.sector + m_.l1.bytes_per_clk - 1) / m_.l1.bytes_per_clk,
+       atom_requests * atom_cycles, store_cycles});
   ctr.l1_wavefronts += atomic ? atom_requests : lines_.size();
+  // The pipe's own time is kept apart: when the unit closes for want of a miss-status entry, it
+  // reopens no earlier than this instruction's wavefronts are through.
+  lsu_pipe_until_ = std::max(lsu_pipe_until_, t + std::max<uint64_t>(wavefronts, it.pipe_cycles));
   if (sm_unit_free_[unit] != kNever) sm_unit_free_[unit] = t + std::max<uint64_t>(wavefronts, it.pipe_cycles);
 
-  const bool store = it.cls == OpClass::StGlobal || it.cls == OpClass::StLocal;
   const bool async = it.cls == OpClass::CpAsync;
   const uint32_t tid = new_tracker(w, it, k, t);
   if (store) {
@@ -836,7 +843,7 @@ void Sm::on_response(uint32_t tag, uint64_t t) {
       miss_queue_.clear();
       miss_head_ = 0;
       if (sm_unit_free_[unsigned(Pipe::Lsu)] == kNever) {
-        sm_unit_free_[unsigned(Pipe::Lsu)] = t;
+        sm_unit_free_[unsigned(Pipe::Lsu)] = std::max(t, lsu_pipe_until_);
         for (auto& w : warp_pool_) refresh_deps(*w, t);
       }
     }

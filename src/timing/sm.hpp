@@ -182,6 +182,7 @@ class Sm : public MemClient {
   uint32_t id_;
   std::vector<SubCore> subs_;
   std::array<uint64_t, config::kPipeCount> sm_unit_free_{};  // SM-wide units (mio, lsu): end of their backlog
+  uint64_t lsu_pipe_until_ = 0;  // end of the LSU data pipe's wavefronts (sm_unit_free_ may say kNever meanwhile)
   // Start cycles of the instructions queued at each SM-wide unit (sm.mio_queue deep).
   std::array<Fifo<uint64_t>, config::kPipeCount> unit_queue_;
   uint64_t unit_accepts(config::Pipe p, uint64_t t);

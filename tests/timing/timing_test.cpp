@@ -1001,6 +1001,50 @@ TEST(Atomics, RedIsAcknowledgedBeforeTheKernelEnds) {
   EXPECT_GE(double(t.st.cycles), l2_hit_cycles(m) + m.tlb.walk_latency);
 }
 
+// ---------------------------------------------------------------- store data path
+
+// 32 warps, each STG scattering its 32 lanes over 32 lines (lane l writes word w of line l, w the
+// warp), 16 times. The LSU's data pipe takes a lookup per line and store_sector_cycles per sector
+// (the H100: 32 warps storing 32 sectors in 32 lines take 66.5 cycles per STG, stscatter.cu), and
+// keeps that time even while the unit waits for miss-status entries (32 stores in flight per STG).
+TEST(Timing, ScatteredStoresOccupyTheLsuPerLineAndSector) {
+  const std::string ptx = R"(.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+  .reg .u64 %rd<4>;
+  .reg .u32 %r<8>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  and.b32 %r2, %r1, 31;
+  shr.u32 %r3, %r1, 5;
+  shl.b32 %r4, %r2, 5;
+  add.u32 %r5, %r4, %r3;
+  mul.wide.u32 %rd2, %r5, 4;
+  add.u64 %rd3, %rd1, %rd2;
+)" + [] {
+    std::string b;
+    for (int j = 0; j < 16; ++j) b += "  st.global.u32 [%rd3], %r1;\n";
+    return b;
+  }() + "  ret;\n}\n";
+  const uint64_t stores = 32 * 16, per_store = 32 + 32;
+  for (uint32_t cost : {0u, 1u}) {
+    config::Machine m = test_machine();
+    m.l1.store_sector_cycles = cost;
+    Timed t = run_timed(m, ptx, {1, 1, 1}, {1024, 1, 1});
+    ASSERT_TRUE(t.res.ok()) << t.res.report();
+    for (uint32_t l = 0; l < 32; ++l)  // line l: word w is warp w's thread 32w + l
+      for (uint32_t w = 0; w < 32; ++w) {
+        uint32_t v;
+        std::memcpy(&v, &t.out[l * 32 + w], 4);
+        ASSERT_EQ(v, 32 * w + l);
+      }
+    if (cost) EXPECT_GE(t.st.cycles, stores * per_store);
+    else EXPECT_LT(t.st.cycles, stores * per_store);
+  }
+}
+
 // ---------------------------------------------------------------- constant caches
 
 // The test machine with its constant caches on: a constant-L1 hit costs 20 cycles (ops.ld_const),
