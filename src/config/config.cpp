@@ -542,6 +542,7 @@ void read_machine(Reader& rd, Machine& m) {
   rd.u32("l2.bytes_per_clk", m.l2.bytes_per_clk);
   if (rd.get("l2.clock_mhz")) rd.u32("l2.clock_mhz", m.l2.clock_mhz);  // optional: the SM clock when absent
   rd.u32("l2.atomic_sectors_per_clk", m.l2.atomic_sectors_per_clk);
+  if (rd.get("l2.fetch_sectors")) rd.u32("l2.fetch_sectors", m.l2.fetch_sectors);
   rd.u32("l2.max_outstanding", m.l2.max_outstanding);
   // [pcie]
   rd.f64("pcie.gbytes_per_s", m.pcie.gbytes_per_s);
@@ -849,6 +850,8 @@ bool validate(const Machine& m, std::string& error) {
   if (m.l2.assoc == 0 || (m.l2_bytes && m.l2_bytes % (uint64_t(m.l2.slices) * m.l2.line * m.l2.assoc))) return bad("l2.assoc: gpu.l2_bytes must split into l2.slices x sets x l2.assoc lines");
   if (m.l2.hit_latency == 0) return bad("l2.hit_latency: must be positive");
   if (m.l2.bytes_per_clk == 0 || m.l2.atomic_sectors_per_clk == 0 || m.l2.max_outstanding == 0) return bad("l2.bytes_per_clk: slice bandwidth, atomic rate and l2.max_outstanding must be positive");
+  if (m.l2.fetch_sectors == 0 || (m.l2.fetch_sectors & (m.l2.fetch_sectors - 1)) || m.l2.fetch_sectors > m.l2.line / m.l2.sector)
+    return bad("l2.fetch_sectors: a power of two from 1 to the sectors of a line");
   // [pcie]
   if (!(m.pcie.gbytes_per_s > 0)) return bad("pcie.gbytes_per_s: must be positive");
   if (m.pcie.latency_us < 0) return bad("pcie.latency_us: must not be negative");
@@ -1000,11 +1003,11 @@ std::string describe(const Machine& m) {
   line("crossbar", fmt::format("{} cy one way; {} B/clk per GPC port, {} B/clk per slice port", m.xbar.latency,
                                m.xbar.gpc_bytes_per_clk, m.xbar.slice_bytes_per_clk));
   line("L2 slices", fmt::format("{} in {} partition(s), {}-way, hit {} cy, far +{} cy, DRAM path {} cy, {} B/clk each, "
-                                "clock {}, atomics {} sector(s)/L2 clk at the line's home partition",
+                                "clock {}, atomics {} sector(s)/L2 clk at the line's home partition, misses fetch {}-sector groups",
                                 m.l2.slices, m.l2.partitions, m.l2.assoc, m.l2.hit_latency, m.l2.far_latency,
                                 m.l2.dram_latency, m.l2.bytes_per_clk,
                                 m.l2.clock_mhz ? fmt::format("{} MHz", m.l2.clock_mhz) : std::string("the SM's"),
-                                m.l2.atomic_sectors_per_clk));
+                                m.l2.atomic_sectors_per_clk, m.l2.fetch_sectors));
   const auto& d = m.dram;
   line("DRAM", fmt::format("{} controllers x {} channels x {} pseudo-channels, {} x {} banks, {} B rows; "
                            "tRCD/tRP/tCL/tRAS {}/{}/{}/{} clk; {} refresh",

@@ -284,6 +284,7 @@ struct Machine {
     uint32_t bytes_per_clk = 0;         // data per slice per cycle
     uint32_t clock_mhz = 0;             // the slices' clock (0: the SM clock); tag lookups and the atomic unit count in it
     uint32_t atomic_sectors_per_clk = 1;  // per slice and L2 clock: sectors an atomic unit updates
+    uint32_t fetch_sectors = 1;         // optional: a read miss fetches the aligned group of this many sectors around each missing one (H100: 2, a 64-B DRAM read)
     uint32_t max_outstanding = 0;       // DRAM transactions (fills, write-backs) in flight per slice; at the limit it takes no new requests
   } l2;
   // [pcie]: the host link (cudaMemcpy between host and device).

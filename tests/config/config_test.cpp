@@ -260,6 +260,8 @@ TEST(Config, ValidationRules) {
       {{"sm.its_spin_yield=0"}, "sm.its_spin_yield"},
       {{"l1.atomic_request_cycles=0"}, "l1.atomic_request_cycles"},
       {{"l2.atomic_sectors_per_clk=0"}, "l2.bytes_per_clk"},
+      {{"l2.fetch_sectors=3"}, "l2.fetch_sectors"},
+      {{"l2.fetch_sectors=8"}, "l2.fetch_sectors"},
       {{"sm.sub_cores=3"}, "sm.max_warps"},
       {{"sm.max_threads=2000"}, "sm.max_threads"},
       {{"sm.max_threads_per_cta=1000"}, "sm.max_threads_per_cta"},

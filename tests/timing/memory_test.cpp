@@ -800,6 +800,35 @@ TEST(L2Residency, DiscardDropsADirtyLineWithoutWriteBack) {
   }
 }
 
+// l2.fetch_sectors = 2 (the H100): a lone missing sector is read from DRAM with its aligned
+// neighbour (64 B), which then hits; the other pair of the line does not come. With 1, 32 B.
+TEST(MemorySystem, MissFetchesTheAlignedSectorGroup) {
+  for (uint32_t group : {1u, 2u}) {
+    config::Machine m = one_partition();
+    m.l2.fetch_sectors = group;
+    MemorySystem ms(m);
+    Catcher c;
+    ms.attach(0, &c);
+    MemRequest r;
+    r.line = kHot;
+    r.sectors = 0x4;  // sector 2 alone
+    stats::MemoryStats st;
+    r.ctr = &st;
+    ms.send(r, 1000);
+    ms.drain();
+    EXPECT_EQ(st.dram_bytes_read, uint64_t(group) * m.l2.sector);
+    stats::MemoryStats again;
+    for (uint32_t sec : {0x8u, 0x1u}) {  // the neighbour of the pair, then a sector of the other pair
+      r.sectors = sec;
+      r.ctr = &again;
+      ms.send(r, 100000 + sec);
+      ms.drain();
+    }
+    EXPECT_EQ(again.l2_sector_hits, group == 2 ? 1u : 0u);
+    EXPECT_EQ(again.dram_bytes_read, 2u * m.l2.sector);  // 1: the two lone sectors; 2: the other pair
+  }
+}
+
 // ---- Cache control (warpsim run --cache-control all: Nsight Compute's flush before each kernel)
 
 TEST(MemorySystem, FlushWritesDirtyLinesBackAndEmptiesTheL2) {

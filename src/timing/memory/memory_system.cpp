@@ -177,6 +177,15 @@ struct MemorySystem::Impl {
     return uint32_t((line % n + mix((line / n) ^ 0x5bd1e995ull, 0xff51afd7ed558ccdull)) % n);
   }
   uint32_t sector_bytes() const { return m.l2.sector; }
+  // Every aligned group of l2.fetch_sectors sectors with a sector in `s`, whole.
+  uint32_t fetch_group(uint32_t s) const {
+    const uint32_t g = m.l2.fetch_sectors, n = m.l2.line / m.l2.sector;
+    const uint32_t ones = g >= 32 ? ~0u : (1u << g) - 1;
+    uint32_t out = 0;
+    for (uint32_t b = 0; b < n; b += g)
+      if (s & (ones << b)) out |= ones << b;
+    return out;
+  }
   // An atomic resolves in its line's home partition (the point of coherence): Nsight Compute on
   // the H100 counts 1.5 L2 requests per atomic request and half the atomic sectors through the
   // partition fabric (validation/mem/h100_atomics_shape_ncu.txt). Which lines are whose is a hash
@@ -415,7 +424,15 @@ struct MemorySystem::Impl {
     if (fresh) ms.no_allocate = r.no_allocate && r.kind == MemOpKind::Read;
     else if (!r.no_allocate) ms.no_allocate = false;
     if (ms.evict == Evict::Unchanged) ms.evict = r.evict;
-    uint32_t fetch = miss & ~ms.asked;
+    // The DRAM read of a missing sector brings its aligned group (l2.fetch_sectors): the H100 reads
+    // 64 B for a lone sector (validation/mem/h100_l2_hits_ncu.csv, stride32). The group's other
+    // sectors fill the line too, unless the line has them already.
+    uint32_t want = miss;
+    if (m.l2.fetch_sectors > 1 && l2_on) {
+      const uint32_t extra = fetch_group(miss) & ~miss;
+      if (extra) want |= extra & ~sl.tags.lookup(r.line, extra);
+    }
+    uint32_t fetch = want & ~ms.asked;
     ms.asked |= fetch;
     ms.waiters.push_back(L2Slice::Waiter{rid, miss});
     if (!fetch) return;
