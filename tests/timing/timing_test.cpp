@@ -1004,7 +1004,8 @@ TEST(Atomics, RedIsAcknowledgedBeforeTheKernelEnds) {
 // ---------------------------------------------------------------- store data path
 
 // 32 warps, each STG scattering its 32 lanes over 32 lines (lane l writes word w of line l, w the
-// warp), 16 times. The LSU's data pipe takes a lookup per line and store_sector_cycles per sector
+// warp), 16 times. The LSU's data pipe takes a lookup per line and store_sector_cycles per partly
+// written sector (each gets 4 bytes)
 // (the H100: 32 warps storing 32 sectors in 32 lines take 66.5 cycles per STG, stscatter.cu), and
 // keeps that time even while the unit waits for miss-status entries (32 stores in flight per STG).
 TEST(Timing, ScatteredStoresOccupyTheLsuPerLineAndSector) {
@@ -1043,6 +1044,20 @@ TEST(Timing, ScatteredStoresOccupyTheLsuPerLineAndSector) {
     if (cost) EXPECT_GE(t.st.cycles, stores * per_store);
     else EXPECT_LT(t.st.cycles, stores * per_store);
   }
+  // Wholly written sectors do not pay per sector: the same 512 STGs, each warp writing one whole
+  // line (lane l, word l of line w), take under the lines + sectors cost (5 per STG).
+  std::string coalesced = ptx;
+  const std::string scatter = "  shl.b32 %r4, %r2, 5;\n  add.u32 %r5, %r4, %r3;\n";
+  ASSERT_NE(coalesced.find(scatter), std::string::npos);
+  coalesced.replace(coalesced.find(scatter), scatter.size(), "  shl.b32 %r4, %r3, 5;\n  add.u32 %r5, %r4, %r2;\n");
+  config::Machine m = test_machine();
+  m.l1.store_sector_cycles = 1;
+  Timed t = run_timed(m, coalesced, {1, 1, 1}, {1024, 1, 1});
+  ASSERT_TRUE(t.res.ok()) << t.res.report();
+  uint32_t v;
+  std::memcpy(&v, &t.out[33], 4);
+  EXPECT_EQ(v, 33u);
+  EXPECT_LT(t.st.cycles, stores * (1 + 4));
 }
 
 // ---------------------------------------------------------------- constant caches
