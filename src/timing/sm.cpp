@@ -653,20 +653,21 @@ uint64_t Sm::memory_issue(WarpCtx& w, const InstrTiming& it, uint64_t t) {
   // lookups; wholly written sectors move at the data path's width. 32 warps of one H100 SM take
   // 42.1 / 66.5 cycles per STG for 32 four-byte-written sectors in 8 / 32 lines (lines + sectors:
   // 40 / 64) but 4.1 for a coalesced STG (5 whole sectors in 2 lines: 2 + 1.25), stscatter.cu.
+  // Cycles of the L1 data path for n sectors.
+  auto data_cycles = [&](uint64_t n) { return (n * m_.l1.sector + m_.l1.bytes_per_clk - 1) / m_.l1.bytes_per_clk; };
   uint64_t store_cycles = 0;
   if (store && m_.l1.store_sector_cycles) {
     const uint32_t partial = partial_sectors(acc, m_.l1.sector);
-    store_cycles = tag_cycles + uint64_t(partial) * m_.l1.store_sector_cycles +
-                   (uint64_t(sectors - std::min(sectors, partial)) * m_.l1.sector + m_.l1.bytes_per_clk - 1) / m_.l1.bytes_per_clk;
+    store_cycles = tag_cycles + uint64_t(partial) * m_.l1.store_sector_cycles + data_cycles(sectors - std::min(sectors, partial));
   }
-  const uint64_t wavefronts = std::max<uint64_t>(
-      {1, tag_cycles, (uint64_t(sectors) * m_.l1.sector + m_.l1.bytes_per_clk - 1) / m_.l1.bytes_per_clk,
-       atom_requests * atom_cycles, store_cycles});
+  const uint64_t wavefronts =
+      std::max<uint64_t>({1, tag_cycles, data_cycles(sectors), atom_requests * atom_cycles, store_cycles});
   ctr.l1_wavefronts += atomic ? atom_requests : lines_.size();
   // The pipe's own time is kept apart: when the unit closes for want of a miss-status entry, it
   // reopens no earlier than this instruction's wavefronts are through.
-  lsu_pipe_until_ = std::max(lsu_pipe_until_, t + std::max<uint64_t>(wavefronts, it.pipe_cycles));
-  if (sm_unit_free_[unit] != kNever) sm_unit_free_[unit] = t + std::max<uint64_t>(wavefronts, it.pipe_cycles);
+  const uint64_t busy_until = t + std::max<uint64_t>(wavefronts, it.pipe_cycles);
+  lsu_pipe_until_ = std::max(lsu_pipe_until_, busy_until);
+  if (sm_unit_free_[unit] != kNever) sm_unit_free_[unit] = busy_until;
 
   const bool async = it.cls == OpClass::CpAsync;
   const uint32_t tid = new_tracker(w, it, k, t);
