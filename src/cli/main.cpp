@@ -14,6 +14,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "cli/program_check.hpp"
 #include "ptx/parser.hpp"
 #include "ptx/printer.hpp"
 #include "ptx/summary.hpp"
@@ -215,6 +216,19 @@ int run_program(std::string gpu, const std::vector<std::string>& overrides, cons
     const auto sim = std::filesystem::absolute(std::filesystem::path(report) / ".simulation.json");
     std::filesystem::remove(sim, ec);
     setenv("WARPSIM_REPORT_SIM", sim.c_str(), 1);
+  }
+  // nvcc links the static CUDA runtime unless told otherwise; that runtime calls the NVIDIA driver
+  // directly, so the program would fail with "driver version is insufficient" (or, on a machine
+  // with a GPU, run on that GPU) without ever reaching the simulator. Say so before starting it.
+  if (const std::string exe = cli::resolve_program(argv[0]);
+      !exe.empty() && cli::inspect_program(exe) == cli::CudaRuntimeLink::static_runtime) {
+    fmt::print(stderr,
+               "warpsim run: {} has the static CUDA runtime linked in (nvcc's default), which talks to the "
+               "NVIDIA driver and never reaches the simulator.\n"
+               "warpsim run: rebuild it with the shared runtime: `nvcc -cudart shared ...` (CMake: "
+               "CMAKE_CUDA_RUNTIME_LIBRARY=Shared, or the target property CUDA_RUNTIME_LIBRARY Shared)\n",
+               argv[0]);
+    return 2;
   }
   const std::string libdir = find_cudart_dir();
   if (libdir.empty()) {
