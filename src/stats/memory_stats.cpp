@@ -44,6 +44,8 @@ std::vector<std::pair<std::string, double>> MemoryStats::metrics(double s) const
       {"dram__bytes_read.sum", double(dram_bytes_read)},
       {"dram__bytes_write.sum", double(dram_bytes_write)},
       {"dram__bytes_read.sum.per_second", per_s(double(dram_bytes_read), s)},
+      {"warpsim__ifetch_lts_sectors_read.sum", double(ifetch_l2_sectors_read)},
+      {"warpsim__ifetch_dram_bytes_read.sum", double(ifetch_dram_bytes_read)},
       {"dram__bytes_write.sum.per_second", per_s(double(dram_bytes_write), s)},
       {"lts__t_bytes.sum.per_second", per_s(32.0 * double(l2_sectors_read + l2_sectors_write + l2_sectors_atom), s)},
       {"l1tex__m_xbar2l1tex_read_bytes.sum", double(xbar_read_bytes)},
@@ -75,11 +77,12 @@ std::string MemoryStats::text(double s) const {
                      const_instructions, const_requests, const_serialization, pct(const_l1_hits, const_requests),
                      const_l15_hits, const_l15_misses);
   o += fmt::format("  TLB: L1 hit rate {:.1f}%, L2 TLB misses {}\n", pct(tlb_l1_hits, tlb_l1_hits + tlb_l1_misses), tlb_l2_misses);
-  o += fmt::format("  L2: {} read / {} write / {} atomic sectors, hit rate {:.1f}%, {} through the far partition\n",
-                   l2_sectors_read, l2_sectors_write, l2_sectors_atom, pct(l2_sector_hits, l2_sector_hits + l2_sector_misses),
-                   l2_far_sectors);
-  o += fmt::format("  DRAM: {:.1f} MB read, {:.1f} MB written, {:.1f} GB/s\n", double(dram_bytes_read) / 1e6,
-                   double(dram_bytes_write) / 1e6, per_s(double(dram_bytes_read + dram_bytes_write), s) / 1e9);
+  o += fmt::format("  L2: {} read ({} of them code) / {} write / {} atomic sectors, hit rate {:.1f}%, {} through the far partition\n",
+                   l2_sectors_read, ifetch_l2_sectors_read, l2_sectors_write, l2_sectors_atom,
+                   pct(l2_sector_hits, l2_sector_hits + l2_sector_misses), l2_far_sectors);
+  o += fmt::format("  DRAM: {:.1f} MB read ({:.3f} MB of code), {:.1f} MB written, {:.1f} GB/s\n", double(dram_bytes_read) / 1e6,
+                   double(ifetch_dram_bytes_read) / 1e6, double(dram_bytes_write) / 1e6,
+                   per_s(double(dram_bytes_read + dram_bytes_write), s) / 1e9);
   if (load_latency_count)
     o += fmt::format("  average global/local load latency {:.1f} cycles over {} loads\n",
                      double(load_latency_sum) / double(load_latency_count), load_latency_count);

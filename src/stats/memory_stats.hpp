@@ -49,6 +49,10 @@ struct MemoryStats {
   // DRAM
   uint64_t dram_bytes_read = 0;         // dram__bytes_read.sum
   uint64_t dram_bytes_write = 0;        // dram__bytes_write.sum
+  // Of the L2 reads and DRAM reads above, those of instruction-cache fills (code; no Nsight metric
+  // of its own: ncu counts them in lts__t_sectors_op_read and dram__bytes_read like these totals)
+  uint64_t ifetch_l2_sectors_read = 0;
+  uint64_t ifetch_dram_bytes_read = 0;
   // crossbar
   uint64_t xbar_read_bytes = 0;         // l1tex__m_xbar2l1tex_read_bytes.sum: data L2 returns to L1
   uint64_t xbar_write_bytes = 0;        // l1tex__m_l1tex2xbar_write_bytes.sum: requests and store data to L2
@@ -62,6 +66,17 @@ struct MemoryStats {
     unsigned b = 0;
     while (b + 1 < load_latency_hist.size() && (c >> (b + 1))) ++b;
     ++load_latency_hist[b];
+  }
+  // Adds the L2 and DRAM traffic of instruction fetch (counted on its own while the kernel runs)
+  // to the totals, and keeps it apart in ifetch_*.
+  void add_ifetch(const MemoryStats& f) {
+    l2_sectors_read += f.l2_sectors_read;
+    l2_sector_hits += f.l2_sector_hits;
+    l2_sector_misses += f.l2_sector_misses;
+    l2_far_sectors += f.l2_far_sectors;
+    dram_bytes_read += f.dram_bytes_read;
+    ifetch_l2_sectors_read += f.l2_sectors_read;
+    ifetch_dram_bytes_read += f.dram_bytes_read;
   }
   // Nsight-named metrics (name, value), rates and bandwidths derived with the kernel's time.
   std::vector<std::pair<std::string, double>> metrics(double seconds) const;

@@ -47,6 +47,19 @@ uint32_t ctas_per_sm_limit(const config::Machine& m, const CtaFootprint& fp, uin
 
 }  // namespace
 
+uint64_t Gpu::code_address(const void* module, uint64_t code_bytes) {
+  if (auto it = code_pa_.find(module); it != code_pa_.end()) return it->second;
+  constexpr uint64_t kRegion = uint64_t(256) << 20, kPage = uint64_t(64) << 10;
+  const uint64_t region = std::min(kRegion, m_.global_mem_bytes);
+  const uint64_t base = m_.global_mem_bytes - region;
+  const uint64_t size = std::min(region, (code_bytes + kPage - 1) / kPage * kPage);
+  if (code_next_ + size > region) code_next_ = 0;
+  const uint64_t pa = base + code_next_;
+  code_next_ += size;
+  code_pa_.emplace(module, pa);
+  return pa;
+}
+
 std::vector<stats::KernelStats> Gpu::run(std::vector<KernelLaunch*> launches) {
   std::vector<std::unique_ptr<Sm>> sms;
   for (uint32_t i = 0; i < m_.sms; ++i) sms.push_back(std::make_unique<Sm>(m_, i, mem_.get()));
@@ -60,6 +73,10 @@ std::vector<stats::KernelStats> Gpu::run(std::vector<KernelLaunch*> launches) {
     r->ls = l.ls;
     r->ecfg = l.ecfg;
     r->timing = classify_program(l.module->prog, m_);
+    if (m_.global_mem_bytes) {
+      r->code_pa = code_address(l.module, uint64_t(r->timing.size()) * m_.instr_bytes);
+      r->code_in_memory = true;
+    }
     r->fp = l.fp;
     r->smem_per_sm = l.smem_per_sm;
     r->window = l.window;
@@ -210,6 +227,7 @@ std::vector<stats::KernelStats> Gpu::run(std::vector<KernelLaunch*> launches) {
     st.stalls = r.stalls;
     st.icache_misses = r.icache_misses;
     st.mem = r.mem;
+    st.mem.add_ifetch(r.ifetch);
     double cyc = st.cycles ? double(st.cycles) : 1.0;
     st.ipc = double(st.warp_instrs) / cyc / double(m_.sms ? m_.sms : 1);
     st.achieved_occupancy = active ? double(warp_cycles) / (double(active) * m_.max_warps) : 0;

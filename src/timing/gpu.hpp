@@ -5,6 +5,7 @@
 
 #include <functional>
 #include <memory>
+#include <unordered_map>
 #include <vector>
 
 #include "config/machine.hpp"
@@ -46,6 +47,12 @@ class Gpu {
   // anyway (SMs are built per run).
   void flush_caches();
   uint64_t now() const { return now_; }
+  // The physical address of a module's code (bytes instr_bytes x instructions) in device memory,
+  // assigned on first use: modules lie one after another, page-aligned, in the top 256 MiB of
+  // the device's memory (wrapping around), where the allocator of the runtime's memory reaches
+  // last. The code is not stored there (the functional engine runs the decoded program); the
+  // address gives instruction-cache fills their L2 slices and DRAM channels.
+  uint64_t code_address(const void* module, uint64_t code_bytes);
 
  private:
   const config::Machine& m_;
@@ -54,6 +61,8 @@ class Gpu {
   // one clock that keeps running (now_).
   std::unique_ptr<MemorySystem> mem_;
   uint64_t now_ = 0;
+  std::unordered_map<const void*, uint64_t> code_pa_;
+  uint64_t code_next_ = 0;
 };
 
 }  // namespace warpsim::timing

@@ -195,20 +195,20 @@ void Sm::prepare(WarpCtx& w, uint64_t now) {
     uint64_t ready = 0;
     if (!sc.l0i.lookup_line(line, ready)) {
       ++c.kernel->icache_misses;
-      ready = fetch_line(sc, line, now);
+      ready = fetch_line(*c.kernel, sc, line, now);
     }
     w.fetch_ready = ready;
     // Sequential prefetch (sm.icache.l1i_prefetch_lines): the warp's stream keeps the lines after
-    // its fetch line requested, into its sub-core's L0 and the L1I, up to the end of the module's
-    // code (kernels and functions lie one after another). A fetch outside the stream's lines (a
-    // jump) starts a new stream after it.
+    // its fetch line requested, into its sub-core's L0 and the L1I, also past the end of the code
+    // (the front end does not know where code ends: on our H100 a small kernel's DRAM reads exceed
+    // its data by its sm_90 code plus 16-18 lines of 128 B, e.g. vecadd 5 + 16 lines; see
+    // l1i_fill). A fetch outside the stream's lines (a jump) starts a new stream after it.
     if (m_.l1i_prefetch_lines) {
-      const uint64_t code_end = (uint64_t(k.timing.size()) * m_.instr_bytes + m_.icache_line - 1) / m_.icache_line;
-      const uint64_t end = std::min<uint64_t>(line + 1 + m_.l1i_prefetch_lines, code_end);
+      const uint64_t end = line + 1 + m_.l1i_prefetch_lines;
       if (line + 1 < w.pf_lo || line > w.pf_hi) w.pf_lo = w.pf_hi = line + 1;
       for (uint64_t l = std::max(w.pf_hi, line + 1); l < end; ++l) {
         uint64_t r;
-        if (!sc.l0i.lookup_line(l, r)) fetch_line(sc, l, now);
+        if (!sc.l0i.lookup_line(l, r)) fetch_line(*c.kernel, sc, l, now);
       }
       w.pf_hi = std::max(w.pf_hi, end);
     }
@@ -218,22 +218,49 @@ void Sm::prepare(WarpCtx& w, uint64_t now) {
 
 // A line for a sub-core's L0: from the L1I (sm.icache.l0i_miss_latency after the L1I has it) or,
 // on an L1I miss, from L2 (l1i_fill). Returns the cycle it is in the L0.
-uint64_t Sm::fetch_line(SubCore& sc, uint64_t line, uint64_t now) {
+uint64_t Sm::fetch_line(KernelRun& k, SubCore& sc, uint64_t line, uint64_t now) {
   uint64_t r = 0;
-  const uint64_t t = l1i_.lookup_line(line, r) ? std::max(now, r) + m_.l0i_miss_latency : l1i_fill(line, now);
+  const uint64_t t = l1i_.lookup_line(line, r) ? std::max(now, r) + m_.l0i_miss_latency : l1i_fill(k, line, now);
   sc.l0i.fill_line(line, t);
   return t;
 }
 
 // A line from L2 into the L1I: sm.icache.l1i_miss_latency after the request, lines arriving at
 // most one per sm.icache.l1i_fill_interval cycles.
-uint64_t Sm::l1i_fill(uint64_t line, uint64_t now) {
+//
+// The line is also read from the memory system, as the GPU reads code from device memory: the
+// L2 lookups, and the DRAM reads of code not in L2 (every kernel's, under a flushed L2), appear
+// in the kernel's counters and take their share of crossbar, L2 and DRAM bandwidth (ncu's
+// dram__bytes_read on our H100 exceeds the data a small kernel reads by 2.7-26 KB, about its code
+// and what the prefetch runs ahead: validation/workloads/h100_ncu.csv). The line's arrival stays
+// the measured fixed latency and streaming interval above: the H100 streams code it has never
+// run at the same 17 cycles per line with it in L2 or in DRAM (configs/h100.toml [MEAS-IF]), so
+// the latency of the request's own path is not what the front end waits for.
+uint64_t Sm::l1i_fill(KernelRun& k, uint64_t line, uint64_t now) {
   uint64_t t = now + m_.l1i_miss_latency;
   if (m_.l1i_fill_interval) {
     t = std::max(t, l1i_next_fill_);
     l1i_next_fill_ = t + m_.l1i_fill_interval;
   }
   l1i_.fill_line(line, t);
+  if (mem_ && k.code_in_memory) {
+    const uint64_t icl = std::max<uint32_t>(1, m_.icache_line), l2l = m_.l2.line, sec = m_.l2.sector;
+    const uint64_t lo = k.code_pa + line * icl, hi = lo + icl;
+    for (uint64_t a = lo; a < hi;) {
+      const uint64_t l2_line = a / l2l, end = std::min(hi, (l2_line + 1) * l2l);
+      uint32_t sectors = 0;
+      for (uint64_t s = (a % l2l) / sec; s * sec < end - l2_line * l2l; ++s) sectors |= 1u << s;
+      MemRequest rq;
+      rq.sm = id_;
+      rq.line = l2_line;
+      rq.sectors = sectors;
+      rq.kind = MemOpKind::Read;
+      rq.respond = false;
+      rq.ctr = &k.ifetch;
+      mem_->send(rq, t - m_.l1i_miss_latency);
+      a = end;
+    }
+  }
   return t;
 }
 

@@ -42,6 +42,10 @@ struct KernelRun {
   func::LaunchState* ls = nullptr;
   const func::EngineConfig* ecfg = nullptr;
   std::vector<InstrTiming> timing;  // per code index
+  // Where the module's code lies in device memory (a physical byte address; Gpu::code_address):
+  // instruction-cache fills from L2 are reads of it, so code reaches L2 and DRAM like data.
+  uint64_t code_pa = 0;
+  bool code_in_memory = false;
   CtaFootprint fp;
   uint32_t max_ctas_per_sm = 1;
   uint32_t smem_per_sm = 0;         // the shared-memory carve-out the kernel runs with
@@ -55,6 +59,7 @@ struct KernelRun {
   std::array<uint64_t, stats::kStallCount> stalls{};
   uint64_t icache_misses = 0;
   stats::MemoryStats mem;
+  stats::MemoryStats ifetch;        // the L2 and DRAM reads of instruction-cache fills (added to mem at the end)
 };
 
 struct CtaSlot;
@@ -127,8 +132,8 @@ class Sm : public MemClient {
   void prepare(WarpCtx& w, uint64_t now);
   void issue(WarpCtx& w, uint64_t t);
   void account(WarpCtx& w, uint64_t t);
-  uint64_t fetch_line(SubCore& sc, uint64_t line, uint64_t now);  // into the L0 (and L1I): arrival cycle
-  uint64_t l1i_fill(uint64_t line, uint64_t now);                  // from L2 into the L1I: arrival cycle
+  uint64_t fetch_line(KernelRun& k, SubCore& sc, uint64_t line, uint64_t now);  // into the L0 (and L1I): arrival cycle
+  uint64_t l1i_fill(KernelRun& k, uint64_t line, uint64_t now);                  // from L2 into the L1I: arrival cycle
   void wake(CtaSlot& c, uint64_t t);
   void retire_cta(CtaSlot* c, uint64_t t);
   void occupancy_change(uint64_t t);

@@ -334,6 +334,48 @@ TEST(Timing, InstructionPrefetchStreamsStraightLineCode) {
   EXPECT_EQ(a.out, b.out);
 }
 
+// Instruction-cache fills read the module's code from the memory system: a kernel that reads no
+// data still looks up its code lines in L2 and, on a cold L2, reads them from DRAM (ncu's
+// dram__bytes_read on our H100 counts a small kernel's code this way). The fetch latency model
+// (fixed miss latency, streaming interval) is unchanged, so are the cycles.
+TEST(Timing, InstructionFetchReadsCodeThroughL2AndDram) {
+  config::Machine m = test_machine();
+  m.pipe_lanes[unsigned(Pipe::Fma)] = 32;
+  m.l0i_bytes = 32 * 1024;
+  m.l1i_bytes = 128 * 1024;
+  m.icache_line = 128;
+  m.l0i_miss_latency = 20;
+  m.l1i_miss_latency = 265;
+  m.l1i_prefetch_lines = 16;
+  m.l1i_fill_interval = 17;
+  const unsigned chains = 8, n = 64;  // 512 FMA: 64 lines of code, plus the few around them
+  const uint64_t lines = chains * n * m.instr_bytes / m.icache_line;
+  Timed before = run_timed(m, fma_kernel(chains, n), {1, 1, 1}, {32, 1, 1});
+  ASSERT_TRUE(before.res.ok()) << before.res.report();
+  EXPECT_EQ(before.st.mem.dram_bytes_read, 0u);  // no device memory for code: nothing to read
+  m.global_mem_bytes = uint64_t(1) << 30;
+  Timed a = run_timed(m, fma_kernel(chains, n), {1, 1, 1}, {32, 1, 1});
+  ASSERT_TRUE(a.res.ok()) << a.res.report();
+  EXPECT_EQ(a.out, before.out);
+  // Every line the warp ran and the 16 the prefetch runs past the end of the code (a few more
+  // instructions than the FMA: the index and the store) were read once, by the one SM that ran it.
+  const uint64_t read = lines + m.l1i_prefetch_lines;
+  EXPECT_GE(a.st.mem.l2_sectors_read, read * m.icache_line / m.l2.sector);
+  EXPECT_LE(a.st.mem.l2_sectors_read, (read + 4) * m.icache_line / m.l2.sector);
+  EXPECT_GE(a.st.mem.dram_bytes_read, read * m.icache_line);
+  EXPECT_LE(a.st.mem.dram_bytes_read, (read + 4) * m.icache_line * m.l2.fetch_sectors);
+  EXPECT_EQ(a.st.mem.ifetch_dram_bytes_read, a.st.mem.dram_bytes_read);  // the kernel reads no data
+  EXPECT_EQ(a.st.mem.ifetch_l2_sectors_read, a.st.mem.l2_sectors_read);
+  // Same fetch timing: at most the bandwidth the code's reads take from the store at the end.
+  EXPECT_NEAR(double(a.st.cycles), double(before.st.cycles), 0.02 * double(before.st.cycles));
+  // Two SMs running the same code read it twice (each L1I fills its own), from L2 the second time
+  // if it is there by then; DRAM reads it once.
+  Timed b = run_timed(m, fma_kernel(chains, n), {2, 1, 1}, {32, 1, 1}, {32, 1, 0, 0}, 1);
+  ASSERT_TRUE(b.res.ok()) << b.res.report();
+  EXPECT_GE(b.st.mem.l2_sectors_read, 2 * read * m.icache_line / m.l2.sector);
+  EXPECT_LE(b.st.mem.dram_bytes_read, (read + 4) * m.icache_line * m.l2.fetch_sectors);
+}
+
 // A chain of `n` dependent add.u32, each result read once by the next (`twice`: read twice, as
 // both operands). ptxas merges pairs of such adds into one three-input IADD3 (our cuobjdump of
 // validation/mem/bandwidth.cu: four PTX adds of `acc += v.x + v.y + v.z + v.w` are two IADD3).
