@@ -44,6 +44,10 @@ std::vector<std::pair<std::string, double>> MemoryStats::metrics(double s) const
       {"dram__bytes_read.sum", double(dram_bytes_read)},
       {"dram__bytes_write.sum", double(dram_bytes_write)},
       {"dram__bytes_read.sum.per_second", per_s(double(dram_bytes_read), s)},
+      {"warpsim__dram_row_hits.sum", double(dram_row[0])},
+      {"warpsim__dram_row_misses.sum", double(dram_row[1])},
+      {"warpsim__dram_row_conflicts.sum", double(dram_row[2])},
+      {"warpsim__dram_row_hit_rate.pct", pct(dram_row[0], dram_row[0] + dram_row[1] + dram_row[2])},
       {"warpsim__ifetch_lts_sectors_read.sum", double(ifetch_l2_sectors_read)},
       {"warpsim__ifetch_dram_bytes_read.sum", double(ifetch_dram_bytes_read)},
       {"dram__bytes_write.sum.per_second", per_s(double(dram_bytes_write), s)},
@@ -61,6 +65,15 @@ std::string MemoryStats::json(double s) const {
     o += fmt::format("{}\"{}\": {}", first ? "" : ", ", k, v);
     first = false;
   }
+  // Per memory controller: bytes and achieved bandwidth over the kernel's time.
+  const size_t nc = std::max(dram_ctrl_read_bytes.size(), dram_ctrl_write_bytes.size());
+  auto at = [](const std::vector<uint64_t>& v, size_t c) { return c < v.size() ? v[c] : uint64_t(0); };
+  o += ", \"dram_controllers\": [";
+  for (size_t c = 0; c < nc; ++c)
+    o += fmt::format("{}{{\"read_bytes\": {}, \"write_bytes\": {}, \"read_bytes_per_second\": {}, \"write_bytes_per_second\": {}}}",
+                     c ? ", " : "", at(dram_ctrl_read_bytes, c), at(dram_ctrl_write_bytes, c),
+                     per_s(double(at(dram_ctrl_read_bytes, c)), s), per_s(double(at(dram_ctrl_write_bytes, c)), s));
+  o += "]";
   o += ", \"load_latency_histogram_log2\": [";
   for (size_t i = 0; i < load_latency_hist.size(); ++i) o += fmt::format("{}{}", i ? ", " : "", load_latency_hist[i]);
   o += "]}";
@@ -83,6 +96,16 @@ std::string MemoryStats::text(double s) const {
   o += fmt::format("  DRAM: {:.1f} MB read ({:.3f} MB of code), {:.1f} MB written, {:.1f} GB/s\n", double(dram_bytes_read) / 1e6,
                    double(ifetch_dram_bytes_read) / 1e6, double(dram_bytes_write) / 1e6,
                    per_s(double(dram_bytes_read + dram_bytes_write), s) / 1e9);
+  if (const uint64_t acc = dram_row[0] + dram_row[1] + dram_row[2]) {
+    uint64_t lo = ~0ull, hi = 0;
+    for (size_t c = 0; c < std::max(dram_ctrl_read_bytes.size(), dram_ctrl_write_bytes.size()); ++c) {
+      const uint64_t b = (c < dram_ctrl_read_bytes.size() ? dram_ctrl_read_bytes[c] : 0) +
+                         (c < dram_ctrl_write_bytes.size() ? dram_ctrl_write_bytes[c] : 0);
+      lo = std::min(lo, b), hi = std::max(hi, b);
+    }
+    o += fmt::format("  DRAM row buffer: {:.1f}% hits, {} misses, {} conflicts; per controller {:.1f}-{:.1f} GB/s\n",
+                     pct(dram_row[0], acc), dram_row[1], dram_row[2], per_s(double(lo), s) / 1e9, per_s(double(hi), s) / 1e9);
+  }
   if (load_latency_count)
     o += fmt::format("  average global/local load latency {:.1f} cycles over {} loads\n",
                      double(load_latency_sum) / double(load_latency_count), load_latency_count);

@@ -53,6 +53,16 @@ struct MemoryStats {
   // of its own: ncu counts them in lts__t_sectors_op_read and dram__bytes_read like these totals)
   uint64_t ifetch_l2_sectors_read = 0;
   uint64_t ifetch_dram_bytes_read = 0;
+  // DRAM accesses by how they found their bank when first served: [0] row open (a row-buffer
+  // hit), [1] bank closed (ACT), [2] another row open (PRE + ACT); and the bytes each memory
+  // controller read and wrote (index: controller). No Nsight metric: ncu has no row counters.
+  std::array<uint64_t, 3> dram_row{};
+  std::vector<uint64_t> dram_ctrl_read_bytes, dram_ctrl_write_bytes;
+  void add_controller_bytes(uint32_t c, uint32_t controllers, bool write, uint64_t bytes) {
+    auto& v = write ? dram_ctrl_write_bytes : dram_ctrl_read_bytes;
+    if (v.size() < controllers) v.resize(controllers, 0);
+    if (c < v.size()) v[c] += bytes;
+  }
   // crossbar
   uint64_t xbar_read_bytes = 0;         // l1tex__m_xbar2l1tex_read_bytes.sum: data L2 returns to L1
   uint64_t xbar_write_bytes = 0;        // l1tex__m_l1tex2xbar_write_bytes.sum: requests and store data to L2
@@ -75,6 +85,9 @@ struct MemoryStats {
     l2_sector_misses += f.l2_sector_misses;
     l2_far_sectors += f.l2_far_sectors;
     dram_bytes_read += f.dram_bytes_read;
+    for (size_t i = 0; i < dram_row.size(); ++i) dram_row[i] += f.dram_row[i];
+    for (size_t c = 0; c < f.dram_ctrl_read_bytes.size(); ++c)
+      add_controller_bytes(uint32_t(c), uint32_t(f.dram_ctrl_read_bytes.size()), false, f.dram_ctrl_read_bytes[c]);
     ifetch_l2_sectors_read += f.l2_sectors_read;
     ifetch_dram_bytes_read += f.dram_bytes_read;
   }

@@ -40,6 +40,19 @@ run vecadd vecadd \
   dram__bytes_read.sum-warpsim__ifetch_dram_bytes_read.sum=400000 \
   "warpsim__ifetch_dram_bytes_read.sum>=128" "warpsim__ifetch_dram_bytes_read.sum<=6144" \
   l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum=0
+# Per-controller DRAM bytes add up to the kernel's DRAM total; every 64-B access has a row outcome
+# (vecadd reads 2 x 200000 contiguous bytes: most accesses find their row open).
+python3 - "$workdir/vecadd.mc.report/report.json" <<'PY' || fail=1
+import json, sys
+m = json.load(open(sys.argv[1]))["kernels"][0]["timing"]["memory"]
+ctl = m["dram_controllers"]
+rb = sum(c["read_bytes"] for c in ctl)
+acc = m["warpsim__dram_row_hits.sum"] + m["warpsim__dram_row_misses.sum"] + m["warpsim__dram_row_conflicts.sum"]
+ok = len(ctl) == 10 and rb == m["dram__bytes_read.sum"] and acc > 0 and m["warpsim__dram_row_hit_rate.pct"] >= 50
+print(("ok " if ok else "BAD") + f" {len(ctl)} controllers read {rb} B (dram__bytes_read {m['dram__bytes_read.sum']}), "
+      f"{acc} accesses, row hit rate {m['warpsim__dram_row_hit_rate.pct']:.1f}%")
+sys.exit(0 if ok else 1)
+PY
 # Host copies cross PCIe ([pcie] of a100.toml: 31.5 GB/s, 2 us per transfer): each 200000-byte
 # copy of vecadd takes 2000 + 200000 / 31.5 ns; its cudaMemset of 200000 bytes runs at the HBM2
 # peak, 5120 bits x 2 x 1215 MHz = 1555.2 GB/s: 128.6 ns.

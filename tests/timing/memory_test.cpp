@@ -829,6 +829,55 @@ TEST(MemorySystem, MissFetchesTheAlignedSectorGroup) {
   }
 }
 
+// Per-kernel DRAM statistics: every DRAM access is counted once by how it found its bank, and
+// the bytes per controller add up to dram__bytes_read. Whole lines read in order open each 1 KiB
+// row once for several 64-B accesses (the 256-B interleave keeps two lines of a controller's
+// share in one row), so most are row hits; single sectors of lines far apart mostly open a row.
+TEST(MemorySystem, DramRowOutcomesAndBytesPerControllerArePerKernel) {
+  config::Machine m = one_partition();
+  m.l2.fetch_sectors = 2;
+  MemorySystem ms(m);
+  Catcher c;
+  ms.attach(0, &c);
+  auto accesses = [](const stats::MemoryStats& st) { return st.dram_row[0] + st.dram_row[1] + st.dram_row[2]; };
+  auto ctrl_sum = [](const stats::MemoryStats& st) {
+    uint64_t b = 0;
+    for (uint64_t x : st.dram_ctrl_read_bytes) b += x;
+    return b;
+  };
+  stats::MemoryStats seq, other;
+  const uint64_t n = 512;
+  for (uint64_t i = 0; i < n; ++i) {
+    MemRequest r;
+    r.line = kHot + i;
+    r.sectors = 0xF;
+    r.ctr = &seq;
+    ms.send(r, 1000 + i / 8);
+  }
+  ms.drain();
+  EXPECT_EQ(seq.dram_bytes_read, n * 4 * m.l2.sector);
+  EXPECT_EQ(accesses(seq), seq.dram_bytes_read / (2 * m.l2.sector));  // one 64-B access per sector pair
+  EXPECT_EQ(ctrl_sum(seq), seq.dram_bytes_read);
+  ASSERT_EQ(seq.dram_ctrl_read_bytes.size(), size_t(m.dram.controllers));
+  for (uint64_t b : seq.dram_ctrl_read_bytes) EXPECT_GT(b, 0u);  // 64 KB spread over every controller
+  EXPECT_GE(seq.dram_row[0], accesses(seq) / 2);
+  EXPECT_EQ(other.dram_bytes_read, 0u);  // nothing charged to a kernel that sent nothing
+  // One sector of every 4096th line (512 KB apart): a new row almost every time.
+  stats::MemoryStats scattered;
+  for (uint64_t i = 0; i < 256; ++i) {
+    MemRequest r;
+    r.line = kStream + i * 4096;
+    r.sectors = 0x1;
+    r.ctr = &scattered;
+    ms.send(r, ms.now() + 1 + i);
+  }
+  ms.drain();
+  EXPECT_EQ(accesses(scattered), 256u);
+  EXPECT_EQ(ctrl_sum(scattered), scattered.dram_bytes_read);
+  EXPECT_LT(double(scattered.dram_row[0]) / 256.0, double(seq.dram_row[0]) / double(accesses(seq)));
+  EXPECT_GT(scattered.dram_row[1] + scattered.dram_row[2], 128u);
+}
+
 // ---- Cache control (warpsim run --cache-control all: Nsight Compute's flush before each kernel)
 
 TEST(MemorySystem, FlushWritesDirtyLinesBackAndEmptiesTheL2) {

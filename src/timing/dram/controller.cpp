@@ -492,10 +492,11 @@ void Controller::execute(uint32_t p, const Decision& d) {
           stats_.read_latency_sum += done - e.push_sm;
           --reads_queued_;
         }
+        RowOutcome row = RowOutcome::Hit;
         if (e.kind == kHit) ++stats_.row_hits;
-        else if (e.kind == kMiss) ++stats_.row_misses;
-        else ++stats_.row_conflicts;
-        done_.push_back({done, e.seq, e.id});
+        else if (e.kind == kMiss) ++stats_.row_misses, row = RowOutcome::Miss;
+        else ++stats_.row_conflicts, row = RowOutcome::Conflict;
+        done_.push_back({done, e.seq, e.id, row});
         std::push_heap(done_.begin(), done_.end(), std::greater<Done>());
         remove(q, d.idx);
       } else {
@@ -536,7 +537,7 @@ void Controller::advance(uint64_t now, std::vector<Completion>& out) {
   for (uint32_t p = 0; p < pcs_.size(); ++p)
     if (pcs_[p].next_time <= limit) run_pc(p, limit);
   while (!done_.empty() && done_.front().done <= now) {
-    out.push_back({done_.front().id, done_.front().done});
+    out.push_back({done_.front().id, done_.front().done, done_.front().row});
     std::pop_heap(done_.begin(), done_.end(), std::greater<Done>());
     done_.pop_back();
   }

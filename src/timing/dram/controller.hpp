@@ -43,9 +43,13 @@ struct Request {
   uint32_t bytes;  // 32 or 64: a multiple of the access granularity, within one interleave granule
 };
 
+// How a request found its bank when its first column command was decided (ControllerStats).
+enum class RowOutcome : uint8_t { Hit, Miss, Conflict };
+
 struct Completion {
   uint64_t id;
   uint64_t done;  // SM cycle: read data back at the controller, or write data written
+  RowOutcome row = RowOutcome::Hit;
 };
 
 struct ControllerStats {
@@ -229,6 +233,7 @@ class Controller {
   std::vector<uint32_t> free_entries_;
   struct Done {
     uint64_t done, seq, id;
+    RowOutcome row;
     bool operator>(const Done& o) const { return done != o.done ? done > o.done : seq > o.seq; }
   };
   std::vector<Done> done_;  // min-heap

@@ -49,6 +49,7 @@ struct DramTxn {
   uint64_t line;
   uint32_t sectors;  // one sector, or an aligned pair moved as one 64-B access
   bool write;
+  stats::MemoryStats* ctr;  // the kernel charged for it (row outcome at completion)
 };
 
 uint64_t mix(uint64_t h, uint64_t k) {
@@ -208,9 +209,13 @@ struct MemorySystem::Impl {
   }
   void dram_txn(uint32_t s, uint64_t line, uint32_t sectors, bool write, stats::MemoryStats* ctr, uint64_t t) {
     const uint32_t id = take_slot(txns, free_txns);
-    txns[id] = DramTxn{s, line, sectors, write};
+    txns[id] = DramTxn{s, line, sectors, write, ctr};
     ++slices[s].outstanding;
-    if (ctr) (write ? ctr->dram_bytes_write : ctr->dram_bytes_read) += uint64_t(std::popcount(sectors)) * sector_bytes();
+    if (ctr) {
+      const uint64_t bytes = uint64_t(std::popcount(sectors)) * sector_bytes();
+      (write ? ctr->dram_bytes_write : ctr->dram_bytes_read) += bytes;
+      ctr->add_controller_bytes(ctrl_of(line), uint32_t(ctrls.size()), write, bytes);
+    }
     push(Ev::ToDram, t + m.l2.dram_latency / 2, id, s);
   }
   void to_dram(uint32_t id, uint64_t t) {
@@ -236,9 +241,10 @@ struct MemorySystem::Impl {
     if (cnext[c] <= cmin) cmin = cnext[c];
     else if (old == cmin) cmin_stale = true;
   }
-  void dram_done(uint32_t id, uint64_t t) {
+  void dram_done(uint32_t id, uint64_t t, dram::RowOutcome row) {
     DramTxn x = txns[id];
     free_txns.push_back(id);
+    if (x.ctr) ++x.ctr->dram_row[unsigned(row)];
     L2Slice& sl = slices[x.slice];
     --sl.outstanding;
     // Room again: the requests the slice turned away go on, oldest first, while it has room.
@@ -594,7 +600,7 @@ void MemorySystem::advance(uint64_t t) {
         if (s.cnext[c] > n) continue;
         s.done.clear();
         s.ctrls[c]->advance(n, s.done);
-        for (auto& d : s.done) s.dram_done(uint32_t(d.id), std::max(d.done, n));
+        for (auto& d : s.done) s.dram_done(uint32_t(d.id), std::max(d.done, n), d.row);
         s.feed(uint32_t(c), n);  // also refreshes cnext[c]
       }
       continue;
@@ -680,6 +686,7 @@ uint64_t MemorySystem::l2_lines() const {
 void MemorySystem::detach_all() {
   std::fill(p_->clients.begin(), p_->clients.end(), nullptr);
   for (auto& r : p_->reqs) r.r.ctr = nullptr;
+  for (auto& x : p_->txns) x.ctr = nullptr;
 }
 
 void MemorySystem::drain() {
