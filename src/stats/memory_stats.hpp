@@ -40,6 +40,9 @@ struct MemoryStats {
   // TLBs
   uint64_t tlb_l1_hits = 0, tlb_l1_misses = 0, tlb_l2_hits = 0, tlb_l2_misses = 0;
   // L2 (LTS)
+  uint64_t l2_requests_read = 0;        // lts__t_requests_op_read.sum (a request: one line's sectors from one L1)
+  uint64_t l2_requests_write = 0;       // lts__t_requests_op_write.sum
+  uint64_t l2_requests_atom = 0;        // lts__t_requests_op_atom.sum + op_red
   uint64_t l2_sectors_read = 0;         // lts__t_sectors_op_read.sum
   uint64_t l2_sectors_write = 0;        // lts__t_sectors_op_write.sum
   uint64_t l2_sectors_atom = 0;         // lts__t_sectors_op_atom.sum + op_red
@@ -81,6 +84,7 @@ struct MemoryStats {
   // to the totals, and keeps it apart in ifetch_*.
   void add_ifetch(const MemoryStats& f) {
     l2_sectors_read += f.l2_sectors_read;
+    l2_requests_read += f.l2_requests_read;
     l2_sector_hits += f.l2_sector_hits;
     l2_sector_misses += f.l2_sector_misses;
     l2_far_sectors += f.l2_far_sectors;

@@ -4,7 +4,8 @@
 #   vecadd: c[i] = a[i] + b[i] over n = 50000 floats in 256-B-aligned cudaMalloc arrays, with a
 #     grid-stride loop of 64 x 256 threads: every element is loaded once (2 x 50000 x 4 B = 12500
 #     32-B sectors, no reuse, so L1 hits 0 and L2 reads 12500 sectors) and stored once (6250
-#     sectors); warp-level requests: ceil(50000 / 32) = 1563 per array. The inputs come from the
+#     sectors); warp-level requests: ceil(50000 / 32) = 1563 per array, each within one 128-B line
+#     (so also 1563 L2 write requests). The inputs come from the
 #     host, so every read sector misses in L2 and DRAM reads 12500 x 32 = 400000 bytes. The L2 and
 #     DRAM also read the kernel's code (instruction-cache fills, counted apart as warpsim__ifetch_*):
 #     some, and less than the 2 KB of vecadd's PTX x 16 B per instruction plus a prefetch of 16 lines.
@@ -37,6 +38,7 @@ run vecadd vecadd \
   l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum=6250 \
   lts__t_sectors_op_read.sum-warpsim__ifetch_lts_sectors_read.sum=12500 \
   lts__t_sectors_op_write.sum=6250 \
+  lts__t_requests_op_write.sum=1563 \
   dram__bytes_read.sum-warpsim__ifetch_dram_bytes_read.sum=400000 \
   "warpsim__ifetch_dram_bytes_read.sum>=128" "warpsim__ifetch_dram_bytes_read.sum<=6144" \
   l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum=0

@@ -398,7 +398,7 @@ struct MemorySystem::Impl {
       return;
     }
     if (r.kind == MemOpKind::Write) {
-      if (r.ctr) r.ctr->l2_sectors_write += n;
+      if (r.ctr) r.ctr->l2_sectors_write += n, ++r.ctr->l2_requests_write;
       if (l2_on) {
         // The far copy goes; its dirty sectors (a victim moved there) stay dirty here.
         uint32_t far_dirty = parts > 1 ? slices[other(s)].tags.invalidate(r.line) : 0;
@@ -412,8 +412,8 @@ struct MemorySystem::Impl {
     uint32_t hit = l2_on ? sl.tags.lookup(r.line, r.sectors, r.evict) : 0;
     uint32_t miss = r.sectors & ~hit;
     if (r.ctr) {
-      if (r.kind == MemOpKind::Atomic) r.ctr->l2_sectors_atom += r.atomic_sectors();
-      else r.ctr->l2_sectors_read += n;
+      if (r.kind == MemOpKind::Atomic) r.ctr->l2_sectors_atom += r.atomic_sectors(), ++r.ctr->l2_requests_atom;
+      else r.ctr->l2_sectors_read += n, ++r.ctr->l2_requests_read;
       r.ctr->l2_sector_hits += uint32_t(std::popcount(hit));
       r.ctr->l2_sector_misses += uint32_t(std::popcount(r.sectors & ~hit));
     }
