@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Fuzzes the PTX parser with libFuzzer: scripts/fuzz.sh [SECONDS] (default 60).
 # FUZZ_TARGET=config fuzzes the machine-description (TOML) loader instead, seeded with configs/*.toml
-# (regressions in fuzz/regressions-config/); FUZZ_TARGET=all runs both, one after the other.
+# (regressions in fuzz/regressions-config/); FUZZ_TARGET=elf fuzzes `warpsim run`'s ELF check of a
+# program, seeded with executables (regressions in fuzz/regressions-elf/); FUZZ_TARGET=all runs all
+# three, one after the other.
 #   - builds build-fuzz/ with clang and -fsanitize=fuzzer,address,undefined
 #   - replays fuzz/regressions/* (fixed bugs stay fixed)
 #   - fuzzes from a seed corpus made of tests/corpus/**/*.ptx, workloads/*/*.ptx and the
@@ -17,9 +19,10 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TARGET="${FUZZ_TARGET:-ptx}"
 if [[ "$TARGET" == all ]]; then
   FUZZ_TARGET=ptx "$0" "$SECONDS_TO_RUN" || exit $?
-  exec env FUZZ_TARGET=config "$0" "$SECONDS_TO_RUN"
+  FUZZ_TARGET=config "$0" "$SECONDS_TO_RUN" || exit $?
+  exec env FUZZ_TARGET=elf "$0" "$SECONDS_TO_RUN"
 fi
-[[ "$TARGET" == ptx || "$TARGET" == config ]] || { echo "fuzz.sh: FUZZ_TARGET must be ptx, config or all" >&2; exit 2; }
+[[ "$TARGET" == ptx || "$TARGET" == config || "$TARGET" == elf ]] || { echo "fuzz.sh: FUZZ_TARGET must be ptx, config, elf or all" >&2; exit 2; }
 BUILD="${FUZZ_BUILD_DIR:-$ROOT/build-fuzz}"
 ARTIFACTS="${FUZZ_ARTIFACTS:-$BUILD/artifacts}"
 JOBS="${FUZZ_JOBS:-1}"
@@ -48,6 +51,11 @@ if [[ "$TARGET" == config ]]; then
   ninja -C "$BUILD" config_loader_fuzz || exit 2
   FUZZER="$BUILD/fuzz/config_loader_fuzz"
   REGDIR="$ROOT/fuzz/regressions-config"
+  DICT=()
+elif [[ "$TARGET" == elf ]]; then
+  ninja -C "$BUILD" program_check_fuzz || exit 2
+  FUZZER="$BUILD/fuzz/program_check_fuzz"
+  REGDIR="$ROOT/fuzz/regressions-elf"
   DICT=()
 else
   ninja -C "$BUILD" ptx_parser_fuzz || exit 2
@@ -85,6 +93,7 @@ n=0
 while IFS= read -r -d '' f; do
   cp "$f" "$SEEDS/$(echo "$f" | sed "s|^$ROOT/||; s|/|_|g")"; n=$((n+1))
 done < <(if [[ "$TARGET" == config ]]; then find "$ROOT/configs" -name '*.toml' -type f -print0 2>/dev/null
+         elif [[ "$TARGET" == elf ]]; then printf '%s\0' "$(command -v true)" "$BUILD/fuzz/program_check_fuzz"
          else find "$ROOT/tests/corpus" "$ROOT/workloads" -name '*.ptx' -type f -print0 2>/dev/null; fi)
 for r in "${regs[@]}"; do cp "$r" "$SEEDS/regression_$(basename "$r")"; n=$((n+1)); done
 echo "== $n seed file(s); new inputs go to $WORK; artifacts to $ARTIFACTS"
