@@ -605,6 +605,12 @@ void read_machine(Reader& rd, Machine& m) {
   rd.u32("tensor.fma_b1", m.tensor_fma_b1);
   rd.u32("tensor.latency", m.tensor_latency);
   rd.u32("tensor.sync_overhead", m.tensor_sync_overhead);
+  if (rd.get("tensor.s4_emulation_latency")) rd.u32("tensor.s4_emulation_latency", m.tensor_emulated_s4.latency);
+  if (rd.get("tensor.s4_emulation_cycles")) rd.u32("tensor.s4_emulation_cycles", m.tensor_emulated_s4.cycles);
+  if (rd.get("tensor.u4_emulation_latency")) rd.u32("tensor.u4_emulation_latency", m.tensor_emulated_u4.latency);
+  if (rd.get("tensor.u4_emulation_cycles")) rd.u32("tensor.u4_emulation_cycles", m.tensor_emulated_u4.cycles);
+  if (rd.get("tensor.b1_xor_emulation_latency")) rd.u32("tensor.b1_xor_emulation_latency", m.tensor_emulated_b1_xor.latency);
+  if (rd.get("tensor.b1_xor_emulation_cycles")) rd.u32("tensor.b1_xor_emulation_cycles", m.tensor_emulated_b1_xor.cycles);
 
   // [ops]
   std::pair<const char*, Pipe> pipes[kPipeCount];
@@ -1024,6 +1030,11 @@ std::string describe(const Machine& m) {
                                                m.tensor_fma_f64, m.tensor_fma_i8, m.tensor_fma_i4, m.tensor_fma_b1));
     line("extra latency", fmt::format("{} cycles", m.tensor_latency));
     line("mma.sync overhead", fmt::format("{} pipe cycles per instruction", m.tensor_sync_overhead));
+    for (auto [name, e] : {std::pair{"s4", m.tensor_emulated_s4}, std::pair{"u4", m.tensor_emulated_u4},
+                           std::pair{"b1 xor", m.tensor_emulated_b1_xor}})
+      if (e.latency || e.cycles)
+        line(fmt::format("emulated {}", name),
+             fmt::format("latency {} cycles, {} sub-core cycles per mma (measured shape)", e.latency, e.cycles));
   }
   s += "op classes (pipe, latency, issue, scoreboard)\n";
   for (unsigned c = 0; c < kOpClassCount; ++c) {

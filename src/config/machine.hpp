@@ -302,6 +302,15 @@ struct Machine {
            tensor_fma_i4 = 0, tensor_fma_b1 = 0;
   uint32_t tensor_latency = 0;         // extra cycles from the last pipe cycle to the result
   uint32_t tensor_sync_overhead = 0;   // pipe cycles an mma.sync / wmma.mma adds to its shape's (not wgmma)
+  // Input types the tensor cores lack, which ptxas emulates with a called subroutine per mma
+  // (sm_90: .s4, .u4 and .b1 xor.popc; optional keys tensor.<type>_emulation_latency / _cycles):
+  // the mma's result latency, during which its warp issues nothing else, and the issue cycles of
+  // its sub-core it takes, both for the shape measured (m16n8k64; b1: m16n8k256) and scaled by
+  // multiply-accumulates for others. 0: native (the rate above applies).
+  struct MmaEmulation {
+    uint32_t latency = 0, cycles = 0;
+  };
+  MmaEmulation tensor_emulated_s4, tensor_emulated_u4, tensor_emulated_b1_xor;
 
   // [ops]
   std::array<OpTiming, kOpClassCount> ops{};

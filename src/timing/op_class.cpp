@@ -105,6 +105,27 @@ uint32_t tensor_cycles(const ptx::Instruction& ins, const config::Machine& m) {
   return uint32_t(std::max<uint64_t>(1, (fma + rate - 1) / rate + extra));
 }
 
+// An mma of an input type the machine's tensor cores lack (config::Machine::MmaEmulation): ptxas
+// calls a subroutine of integer and smaller-type mma instructions for it (sm_90 SASS of
+// validation/tensor/mma_bench.cu: IMMA.16832.S8/U8 for .s4/.u4, BMMA AND.POPC plus ALU for .b1
+// xor). Its warp runs that code serially, so the warp holds for the measured latency; the code's
+// instructions take the sub-core's issue cycles, so the pipe stays busy for the measured cycles.
+// Measured shapes: m16n8k64 (.s4/.u4), m16n8k256 (.b1); others scale with their multiply-adds.
+void emulated_mma(const ptx::Instruction& ins, const config::Machine& m, InstrTiming& t) {
+  const config::Machine::MmaEmulation* e = nullptr;
+  uint64_t measured = 16 * 8 * 64;
+  if (ins.has(Mod::s4)) e = &m.tensor_emulated_s4;
+  else if (ins.has(Mod::u4)) e = &m.tensor_emulated_u4;
+  else if (ins.has(Mod::b1) && ins.has(Mod::xor_)) e = &m.tensor_emulated_b1_xor, measured = 16 * 8 * 256;
+  if (!e || (!e->latency && !e->cycles)) return;
+  uint64_t fma = uint64_t(ins.shape.m) * ins.shape.n * ins.shape.k;
+  if (!fma) fma = measured;
+  auto scale = [&](uint32_t v) { return uint32_t(std::max<uint64_t>(1, (uint64_t(v) * fma + measured / 2) / measured)); };
+  t.pipe_cycles = scale(e->cycles);
+  t.latency = std::max(t.pipe_cycles, scale(e->latency));
+  t.hold = t.latency;
+}
+
 unsigned access_bytes(const ptx::Instruction& ins) {
   unsigned vec = 1;
   if (ins.has(Mod::v2)) vec = 2;
@@ -475,6 +496,7 @@ std::vector<InstrTiming> classify_program(const func::Program& prog, const confi
     if (t.cls == config::OpClass::Tensor) {
       t.pipe_cycles = tensor_cycles(ins, m);
       t.latency = t.pipe_cycles + m.tensor_latency;
+      emulated_mma(ins, m, t);
     }
     // Device printf: vprintf is a call into the driver's own code, which the model does not run
     // (the functional engine formats the line at once). Its cost is one measured figure: the warp

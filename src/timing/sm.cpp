@@ -365,6 +365,12 @@ void Sm::issue(WarpCtx& w, uint64_t t) {
       w.hold_until = t + 1 + m_.barrier_latency;
       w.hold_reason = Stall::Barrier;
       break;
+    case OpClass::Tensor:
+      if (it.hold) {  // an emulated mma (op_class.cpp, emulated_mma): the warp runs ptxas's subroutine
+        w.hold_until = t + it.hold;
+        w.hold_reason = Stall::Wait;  // a measured fixed cost, as printf's (its instructions' own stall mix is not modelled)
+      }
+      break;
     default: break;
   }
   sc.greedy = &w;

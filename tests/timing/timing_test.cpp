@@ -524,6 +524,65 @@ TEST(Timing, MmaSyncOverheadAddsPipeCycles) {
   EXPECT_NEAR(double(slow.st.cycles - base.st.cycles), double(n * 3), 4.0);
 }
 
+// n independent m16n8k64 .s4 mma's per warp (A = B = all ones: every D element is 64), summed.
+std::string s4_mma_kernel(unsigned n) {
+  std::string s = R"(.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+  .reg .b32 %a<4>;
+  .reg .b32 %b<2>;
+  .reg .s32 %c<4>;
+  .reg .s32 %d<)" + std::to_string(4 * n) + R"(>;
+  .reg .u64 %rd<4>;
+  .reg .u32 %r<4>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+)";
+  for (unsigned i = 0; i < 4; ++i) s += "  mov.b32 %a" + std::to_string(i) + ", 0x11111111;\n  mov.s32 %c" + std::to_string(i) + ", 0;\n";
+  for (unsigned i = 0; i < 2; ++i) s += "  mov.b32 %b" + std::to_string(i) + ", 0x11111111;\n";
+  for (unsigned i = 0; i < n; ++i)
+    s += fmt::format("  mma.sync.aligned.m16n8k64.row.col.s32.s4.s4.s32 {{%d{}, %d{}, %d{}, %d{}}}, {{%a0, %a1, %a2, %a3}}, "
+                     "{{%b0, %b1}}, {{%c0, %c1, %c2, %c3}};\n",
+                     4 * i, 4 * i + 1, 4 * i + 2, 4 * i + 3);
+  for (unsigned i = 1; i < n; ++i) s += "  add.s32 %d0, %d0, %d" + std::to_string(4 * i) + ";\n";
+  s += R"(  mul.wide.u32 %rd2, %r1, 4;
+  add.u64 %rd3, %rd1, %rd2;
+  st.global.s32 [%rd3], %d0;
+  ret;
+}
+)";
+  return s;
+}
+
+// An mma type the tensor cores lack (tensor.s4_emulation_*, the H100's .s4: ptxas calls a
+// subroutine per mma): one warp runs its mma's one after another, each for the emulation latency
+// (independent or not), and warps sharing a sub-core are bound by the emulation's issue cycles.
+TEST(Timing, EmulatedMmaHoldsItsWarpAndTakesTheSubCoresCycles) {
+  config::Machine m = tensor_machine();
+  m.tensor_fma_i4 = 1024;
+  const unsigned n = 8;
+  const std::string k = s4_mma_kernel(n);
+  Timed native = run_timed(m, k, {1, 1, 1}, {32, 1, 1});
+  ASSERT_TRUE(native.res.ok()) << native.res.report();
+  EXPECT_EQ(reinterpret_cast<const int32_t&>(native.out[0]), 64 * int(n));
+  m.tensor_emulated_s4 = {400, 300};
+  Timed one = run_timed(m, k, {1, 1, 1}, {32, 1, 1});
+  ASSERT_TRUE(one.res.ok()) << one.res.report();
+  EXPECT_EQ(one.out, native.out);
+  const uint64_t tail = 40 + 4 * n + store_tail(m);
+  EXPECT_GE(one.st.cycles, n * 400);  // serial: natively these 8 overlap in the pipe
+  EXPECT_LE(one.st.cycles, n * 400 + tail);
+  EXPECT_LT(native.st.cycles, n * 100);
+  // Four warps on each sub-core: each mma takes 300 of the sub-core's cycles, more than a quarter
+  // of the 400-cycle latency: 4 x n x 300.
+  Timed four = run_timed(m, k, {1, 1, 1}, {512, 1, 1});
+  ASSERT_TRUE(four.res.ok()) << four.res.report();
+  EXPECT_GE(four.st.cycles, 4 * n * 300);
+  EXPECT_LE(four.st.cycles, 4 * n * 300 + 400 + tail);
+}
+
 TEST(Timing, SubCoresIssueInParallel) {
   config::Machine m = test_machine();
   const unsigned n = 300;
