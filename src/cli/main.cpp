@@ -348,6 +348,12 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"all", "none"}));
   std::string run_report;
   run->add_option("--report", run_report, "Write DIR/report.json: per-kernel records, exit code, totals");
+  uint64_t run_timeline = 0;
+  run->add_option("--timeline", run_timeline,
+                  "Sample the whole GPU every CYCLES cycles (IPC, resident warps, L1/L2/DRAM bandwidth) into the "
+                  "report's \"timeline\" (needs --report, timing mode; scripts/timeline.py turns it into a "
+                  "Perfetto/chrome://tracing trace or a plot)")
+      ->check(CLI::Range(uint64_t(1), uint64_t(1) << 40));
   std::vector<std::string> run_args;
   run->add_option("command", run_args, "PROGRAM ARGS... (after --)");
   run->prefix_command();
@@ -369,6 +375,16 @@ int main(int argc, char** argv) {
     auto rest = run->remaining();
     if (!rest.empty() && rest.front() == "--") rest.erase(rest.begin());
     run_args.insert(run_args.end(), rest.begin(), rest.end());
+    if (run_timeline && run_report.empty()) {
+      fmt::print(stderr, "warpsim run: --timeline needs --report DIR (the samples go into DIR/report.json)\n");
+      return 2;
+    }
+    if (run_timeline && run_mode != "timing") {
+      fmt::print(stderr, "warpsim run: --timeline needs the timing mode (the functional engine has no clock)\n");
+      return 2;
+    }
+    if (run_timeline) setenv("WARPSIM_TIMELINE", std::to_string(run_timeline).c_str(), 1);
+    else unsetenv("WARPSIM_TIMELINE");
     return run_program(run_gpu, run_set, run_mode, run_quiet, run_cache, run_report, run_args);
   }
 

@@ -74,6 +74,14 @@ State::State() {
     else if (std::strcmp(cc, "none") != 0)
       die_at_init(fmt::format("unknown cache control '{}' (WARPSIM_CACHE_CONTROL): use all or none", cc));
   }
+  // WARPSIM_TIMELINE=CYCLES (warpsim run --timeline): sample the whole GPU every CYCLES cycles.
+  if (const char* tl = std::getenv("WARPSIM_TIMELINE"); tl && *tl) {
+    char* end = nullptr;
+    const unsigned long long n = std::strtoull(tl, &end, 10);
+    if (!end || *end || n == 0 || n > (1ull << 40))
+      die_at_init(fmt::format("bad timeline interval '{}' (WARPSIM_TIMELINE): a number of cycles from 1 on", tl));
+    dev->set_timeline(n);
+  }
   // Long runs show a progress line on a terminal (at most 4 updates a second), nothing otherwise.
   if (!opts.quiet && isatty(STDERR_FILENO)) {
     dev->set_progress([](const std::string& kernel, uint64_t done, uint64_t total, uint64_t instrs) {
@@ -376,10 +384,38 @@ std::string State::report_json() {
   for (size_t i = 0; i < cs.size(); ++i)
     o += fmt::format("{}\n    {{\"kind\": \"{}\", \"bytes\": {}, \"start_ns\": {:.3f}, \"simulated_ns\": {:.3f}}}", i ? "," : "",
                      runtime::copy_kind_name(cs[i].kind), cs[i].bytes, cs[i].start_ns, cs[i].end_ns - cs[i].start_ns);
+  o += fmt::format("{}]", cs.empty() ? "" : "\n  ");
+  // The GPU timeline (WARPSIM_TIMELINE): each sample's rates cover the time since the one before
+  // (0 for the first, and across the gap between two launches' batches, where nothing ran).
+  if (const uint64_t every = dev->timeline_interval()) {
+    const auto& tl = dev->timeline();
+    const double mhz = dev->spec().machine.sm_clock_mhz;
+    o += fmt::format(",\n  \"timeline\": {{\"interval_cycles\": {}, \"sms\": {}, \"columns\": [\"t_ns\", \"ipc\", "
+                     "\"resident_warps\", \"l1_gbytes_per_s\", \"l2_gbytes_per_s\", \"dram_read_gbytes_per_s\", "
+                     "\"dram_write_gbytes_per_s\"], \"samples\": [",
+                     every, dev->spec().machine.sms);
+    for (size_t i = 0; i < tl.size(); ++i) {
+      const auto& p = tl[i].s;
+      double ipc = 0, l1 = 0, l2 = 0, rd = 0, wr = 0;
+      const double dt = i && !p.run_start ? tl[i].t_ns - tl[i - 1].t_ns : 0;  // ns
+      if (dt > 0) {
+        const auto& q = tl[i - 1].s;
+        auto d = [](uint64_t a, uint64_t b) { return a >= b ? double(a - b) : 0.0; };
+        ipc = d(p.warp_instrs, q.warp_instrs) / (dt * mhz * 1e-3);
+        l1 = d(p.l1_sectors, q.l1_sectors) * 32 / dt;  // bytes per ns = GB/s
+        l2 = d(p.l2_sectors, q.l2_sectors) * 32 / dt;
+        rd = d(p.dram_read, q.dram_read) / dt;
+        wr = d(p.dram_written, q.dram_written) / dt;
+      }
+      o += fmt::format("{}\n    [{:.3f}, {:.4f}, {}, {:.2f}, {:.2f}, {:.2f}, {:.2f}]", i ? "," : "", tl[i].t_ns, ipc, p.warps,
+                       l1, l2, rd, wr);
+    }
+    o += fmt::format("{}]}}", tl.empty() ? "" : "\n  ");
+  }
   o += fmt::format(
-      "{}],\n  \"totals\": {{\"kernels\": {}, \"faulted\": {}, \"warp_instructions\": {}, \"thread_instructions\": {}, "
+      ",\n  \"totals\": {{\"kernels\": {}, \"faulted\": {}, \"warp_instructions\": {}, \"thread_instructions\": {}, "
       "\"simulated_ns\": {:.3f}, \"registers_estimated\": {}}}}}",
-      cs.empty() ? "" : "\n  ", ks.size(), faults, wi, ti, dev->now_ns(), estimated ? "true" : "false");
+      ks.size(), faults, wi, ti, dev->now_ns(), estimated ? "true" : "false");
   return o;
 }
 

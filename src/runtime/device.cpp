@@ -200,9 +200,17 @@ std::vector<LaunchOutcome> Device::launch_together(const std::vector<LaunchItem>
     gpu_->memory().set_persisting_bytes(persisting_l2_);
   }
   if (flush_caches_) gpu_->flush_caches();
+  gpu_->enable_timeline(timeline_every_);
+  const uint64_t base_cycle = gpu_->now();
   const auto wall0 = std::chrono::steady_clock::now();
   std::vector<stats::KernelStats> st = gpu_->run(kls);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+  if (timeline_every_) {
+    // The batch starts at now_ns_ on the device's clock and at base_cycle on the GPU's.
+    const double ns_per_cycle = spec_.machine.sm_clock_mhz > 0 ? 1e3 / spec_.machine.sm_clock_mhz : 0;
+    for (auto& s : gpu_->take_timeline())
+      timeline_.push_back({now_ns_ + double(s.cycle >= base_cycle ? s.cycle - base_cycle : 0) * ns_per_cycle, s});
+  }
   double end = now_ns_;
   for (size_t j = 0; j < timed.size(); ++j) {
     Timed& t = *timed[j];

@@ -135,6 +135,16 @@ class Device {
   void set_flush_caches(bool flush) { flush_caches_ = flush; }
   bool flush_caches() const { return flush_caches_; }
   void reset_persisting_l2();
+  // The GPU timeline (`warpsim run --timeline CYCLES`, timing mode): every `interval_cycles` of
+  // simulated GPU time, the whole GPU's counters (timing::Gpu::TimelineSample) at simulated time
+  // t_ns on the same clock as the kernel and copy records. 0: off.
+  struct TimelinePoint {
+    double t_ns = 0;
+    timing::Gpu::TimelineSample s;
+  };
+  void set_timeline(uint64_t interval_cycles) { timeline_every_ = interval_cycles; }
+  uint64_t timeline_interval() const { return timeline_every_; }
+  const std::vector<TimelinePoint>& timeline() const { return timeline_; }
   // Progress of long kernels: (kernel, CTAs done, CTAs in the grid, warp instructions so far).
   using Progress = std::function<void(const std::string&, uint64_t, uint64_t, uint64_t)>;
   void set_progress(Progress p) { progress_ = std::move(p); }
@@ -150,6 +160,8 @@ class Device {
   double now_ns_ = 0;
   uint64_t persisting_l2_ = 0;
   bool flush_caches_ = false;
+  uint64_t timeline_every_ = 0;
+  std::vector<TimelinePoint> timeline_;
   Progress progress_;
   Mode mode_ = Mode::Timing;
   // Grid workspaces of cooperative launches (cooperative_groups' {wsSize, barrier}), one slot of

@@ -139,6 +139,27 @@ std::vector<stats::KernelStats> Gpu::run(std::vector<KernelLaunch*> launches) {
 
   uint64_t t = base, next_progress = 0;
   bool faulted = false;
+  // Cumulative counters for the timeline: this run's kernels on top of the earlier runs'.
+  auto sample = [&](uint64_t at) {
+    TimelineSample s;
+    s.cycle = at;
+    s.warp_instrs = timeline_instrs_;
+    s.l1_sectors = timeline_l1_;
+    s.l2_sectors = timeline_l2_;
+    for (auto& r : runs) {
+      s.warp_instrs += r->ls->warp_instrs;
+      s.l1_sectors += r->mem.l1_global_ld_sectors + r->mem.l1_global_st_sectors + r->mem.l1_local_sectors;
+      s.l2_sectors += r->mem.l2_sectors_read + r->mem.l2_sectors_write + r->mem.l2_sectors_atom + r->ifetch.l2_sectors_read;
+    }
+    for (auto& sm : sms) s.warps += sm->resident_warps();
+    mem_->dram_bytes(s.dram_read, s.dram_written);
+    timeline_.push_back(s);
+  };
+  if (timeline_every_) {
+    sample(base);
+    timeline_.back().run_start = true;
+    timeline_next_ = base + timeline_every_;
+  }
   for (;;) {
     bool all_done = true;
     for (auto& r : runs)
@@ -161,6 +182,8 @@ std::vector<stats::KernelStats> Gpu::run(std::vector<KernelLaunch*> launches) {
       break;
     }
     t = std::max(t, std::min(next, mem_next));
+    if (timeline_every_)
+      while (timeline_next_ <= t) sample(timeline_next_), timeline_next_ += timeline_every_;
     // Memory events of this cycle first: responses may make warps ready in it.
     mem_->advance(t);
     uint32_t retired = 0;
@@ -199,6 +222,15 @@ std::vector<stats::KernelStats> Gpu::run(std::vector<KernelLaunch*> launches) {
   mem_->drain();
   // The next run starts after everything this one left in flight (write-backs included).
   now_ = std::max(t + 1, mem_->now() + 1);
+  if (timeline_every_) {
+    sample(now_);
+    timeline_.back().warps = 0;
+    for (auto& r : runs) {
+      timeline_instrs_ += r->ls->warp_instrs;
+      timeline_l1_ += r->mem.l1_global_ld_sectors + r->mem.l1_global_st_sectors + r->mem.l1_local_sectors;
+      timeline_l2_ += r->mem.l2_sectors_read + r->mem.l2_sectors_write + r->mem.l2_sectors_atom + r->ifetch.l2_sectors_read;
+    }
+  }
 
   // Statistics.
   uint64_t warp_cycles = 0, active = 0;

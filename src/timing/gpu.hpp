@@ -6,6 +6,7 @@
 #include <functional>
 #include <memory>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "config/machine.hpp"
@@ -54,6 +55,23 @@ class Gpu {
   // address gives instruction-cache fills their L2 slices and DRAM channels.
   uint64_t code_address(const void* module, uint64_t code_bytes);
 
+  // A timeline of the whole GPU (`warpsim run --timeline`): every `interval` cycles of a run, the
+  // counters below so far (cumulative over the GPU's life) and the warps resident at that moment.
+  // Samples fall on the first event at or after each interval's end (the model skips idle cycles).
+  struct TimelineSample {
+    uint64_t cycle = 0;
+    uint64_t warp_instrs = 0;  // warp instructions issued
+    uint64_t warps = 0;        // resident warps, all SMs
+    uint64_t l1_sectors = 0;   // global/local load and store sectors at the L1s
+    uint64_t l2_sectors = 0;   // L2 sectors read, written and updated by atomics (code included)
+    uint64_t dram_read = 0, dram_written = 0;  // bytes
+    bool run_start = false;    // the first sample of a run (launch batch): nothing before it is this run's
+  };
+  void enable_timeline(uint64_t interval_cycles) { timeline_every_ = interval_cycles; }
+  uint64_t timeline_interval() const { return timeline_every_; }
+  // The samples taken since the last call (cycles on the GPU's clock, now()).
+  std::vector<TimelineSample> take_timeline() { return std::exchange(timeline_, {}); }
+
  private:
   const config::Machine& m_;
   std::vector<uint32_t> order_;
@@ -62,6 +80,9 @@ class Gpu {
   std::unique_ptr<MemorySystem> mem_;
   uint64_t now_ = 0;
   std::unordered_map<const void*, uint64_t> code_pa_;
+  uint64_t timeline_every_ = 0, timeline_next_ = 0;  // cycles
+  std::vector<TimelineSample> timeline_;
+  uint64_t timeline_instrs_ = 0, timeline_l1_ = 0, timeline_l2_ = 0;  // earlier runs' totals
   uint64_t code_next_ = 0;
 };
 

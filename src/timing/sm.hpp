@@ -122,6 +122,7 @@ class Sm : public MemClient {
   void close(uint64_t t);
   uint64_t warp_cycles() const { return warp_cycles_; }
   uint64_t active_cycles() const { return active_cycles_; }
+  uint32_t resident_warps() const { return used_warps_; }
   const std::vector<SubCore>& sub_cores() const { return subs_; }
   // Drops every resident CTA (after a fault).
   void abandon();

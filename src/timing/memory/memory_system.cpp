@@ -645,6 +645,11 @@ uint64_t MemorySystem::next_event() const {
 
 uint64_t MemorySystem::now() const { return p_->now; }
 
+void MemorySystem::dram_bytes(uint64_t& read, uint64_t& written) const {
+  read = written = 0;
+  for (auto& c : p_->ctrls) read += c->stats().bytes_read, written += c->stats().bytes_written;
+}
+
 uint32_t MemorySystem::set_persisting_bytes(uint64_t bytes) {
   Impl& s = *p_;
   if (!s.l2_on) return 0;

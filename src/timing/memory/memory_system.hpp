@@ -89,6 +89,8 @@ class MemorySystem {
   void flush_l2(uint64_t t);
   // Lines held by all slices (tests, reports).
   uint64_t l2_lines() const;
+  // Bytes every DRAM controller has read and written so far (the timeline's DRAM series).
+  void dram_bytes(uint64_t& read, uint64_t& written) const;
 
   // L2 residency control (cudaLimitPersistingL2CacheSize): sets aside `bytes` of the L2 for
   // persisting lines, in 1/16ths of the L2 ([WP]: "A100 allows L2 cache to be set-aside for
