@@ -200,9 +200,9 @@ void Sm::prepare(WarpCtx& w, uint64_t now) {
     w.fetch_ready = ready;
     // Sequential prefetch (sm.icache.l1i_prefetch_lines): the warp's stream keeps the lines after
     // its fetch line requested, into its sub-core's L0 and the L1I, also past the end of the code
-    // (the front end does not know where code ends: on our H100 a small kernel's DRAM reads exceed
-    // its data by its sm_90 code plus 16-18 lines of 128 B, e.g. vecadd 5 + 16 lines; see
-    // l1i_fill). A fetch outside the stream's lines (a jump) starts a new stream after it.
+    // (the front end does not know where code ends: under ncu's L2 flush our H100 reads a small
+    // kernel's sm_90 code plus 18-20 lines of 128 B from DRAM, validation/mem/h100_ifetch_dram_ncu.csv;
+    // see l1i_fill). A fetch outside the stream's lines (a jump) starts a new stream after it.
     if (m_.l1i_prefetch_lines) {
       const uint64_t end = line + 1 + m_.l1i_prefetch_lines;
       if (line + 1 < w.pf_lo || line > w.pf_hi) w.pf_lo = w.pf_hi = line + 1;
