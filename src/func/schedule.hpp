@@ -17,8 +17,28 @@
 
 namespace warpsim::func {
 
+// The if-then and if-then-else regions ptxas turns into predicated code: a forward conditional
+// branch around one straight-line body (`@p bra J; body; J:`) or two (`@p bra T; bra E; T: body1;
+// bra J; E: body2; J:`, or `@p bra E; body1; bra J; E: body2; J:`) whose bodies hold a weak
+// global load, no store to global or generic memory, and only instructions a load may pass
+// (loads, stores to other spaces, register arithmetic), none of them already guarded or writing
+// the branch's predicate, with labels that nothing else jumps to. The branches go; each body's
+// instructions get the guard under which the branch would have run them. Values are unchanged
+// (a guarded-off instruction does nothing, as the skipped one did); loads of consecutive regions
+// then share one block and schedule_loads issues them together, as ptxas's SASS does: transpose's
+// four `if (in bounds) tile[..] = in[..]` regions are four @!P LDG then four @!P STS, stencil's
+// nine `inside ? __ldg(in[..]) : g_boundary` pairs @P LDG.CONSTANT / @!P LDG, dgemm's and
+// sgemm_tiled's tile loads @!P LDG (validation/workloads/probes/ifconv_sm90_sass.txt). The
+// regions the same SASS keeps as branches (BSSY/BRA, @P EXIT) have no global load (transpose's
+// LDS + STG write-back) or store to global memory (the `if (row < M && col < N) C[..] = ..`
+// epilogues). Returns false, leaving `out` alone, where f has no such region.
+bool if_convert(const ptx::Function& f, ptx::Function& out);
+
+// The labels a branch or a branch-target list names (the others do not start a basic block).
+std::vector<bool> referenced_labels(const ptx::Function& f);
+
 // A permutation of f.instrs: order[k] is the instruction placed at position k. Positions of
-// labels and block boundaries (branches, calls, returns, barriers) are unchanged.
+// referenced labels and block boundaries (branches, calls, returns, barriers) are unchanged.
 std::vector<uint32_t> schedule_loads(const ptx::Function& f);
 
 }  // namespace warpsim::func

@@ -203,5 +203,151 @@ TEST(Schedule, AtomicsAndBarriersStayBoundaries) {
   EXPECT_EQ(o, (std::vector<uint32_t>{0, 1, 2, 3, 4, 5, 6, 7}));
 }
 
+// If-conversion (if_convert): the body as it is decoded, one line per instruction: its source
+// line (from the first body line, 0-based), then "@p1" / "@!p1" where it is now guarded. Empty
+// when nothing is converted.
+std::vector<std::string> converted(const std::string& body, bool schedule = false) {
+  std::string text = R"(.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u64 p)
+{
+  .reg .b32 %r<40>;
+  .reg .b64 %rd<40>;
+  .reg .f32 %f<40>;
+  .reg .pred %p<4>;
+  .shared .align 16 .b8 sm[4096];
+)" + body + "}\n";
+  auto r = ptx::parse(text, "s.ptx");
+  EXPECT_TRUE(r.ok());
+  if (!r.ok()) return {};
+  const ptx::Function& f = r.module->funcs.at(0);
+  ptx::Function g;
+  if (!if_convert(f, g)) return {};
+  const uint32_t first = f.instrs.at(0).pos.line;
+  std::vector<uint32_t> order;
+  if (schedule) order = schedule_loads(g);
+  else for (uint32_t i = 0; i < g.instrs.size(); ++i) order.push_back(i);
+  std::vector<std::string> out;
+  for (uint32_t i : order) {
+    const ptx::Instruction& ins = g.instrs[i];
+    std::string s = std::to_string(ins.pos.line - first);
+    if (ins.has_guard) s += std::string(ins.guard_negated ? " @!" : " @") + g.reg_name(ins.guard_reg).substr(1);
+    out.push_back(s);
+  }
+  return out;
+}
+
+using Lines = std::vector<std::string>;
+
+TEST(IfConvert, BoundsCheckedLoadsBecomePredicatedAndIssueTogether) {
+  // transpose.cu's staging loop as nvcc writes it: two `if (in bounds) tile[..] = in[..]`
+  // regions. ptxas predicates both bodies and issues both LDGs before the STSs.
+  const std::string body = R"(  ld.param.u64 %rd1, [p];
+  mov.u32 %r1, sm;
+  setp.ge.s32 %p1, %r2, %r3;
+  @%p1 bra L1;
+  add.s64 %rd2, %rd1, 64;
+  ld.global.nc.f32 %f1, [%rd2];
+  st.shared.f32 [%r1], %f1;
+L1:
+  setp.ge.s32 %p2, %r4, %r3;
+  @%p2 bra L2;
+  add.s64 %rd3, %rd1, 128;
+  ld.global.nc.f32 %f2, [%rd3];
+  st.shared.f32 [%r1+4], %f2;
+L2:
+  ret;
+)";
+  EXPECT_EQ(converted(body), (Lines{"0", "1", "2", "4 @!p1", "5 @!p1", "6 @!p1", "8", "10 @!p2", "11 @!p2",
+                                    "12 @!p2", "14"}));
+  // The labels no branch names any more split no block: both loads go above the first store.
+  EXPECT_EQ(converted(body, true), (Lines{"0", "2", "8", "4 @!p1", "5 @!p1", "10 @!p2", "11 @!p2", "1",
+                                          "6 @!p1", "12 @!p2", "14"}));
+}
+
+TEST(IfConvert, BothArmsOfAnIfThenElseArePredicated) {
+  // stencil.cu's `inside ? __ldg(&in[i]) : g_boundary`: then-first and else-first shapes.
+  const std::string body = R"(  ld.param.u64 %rd1, [p];
+  setp.gt.s32 %p1, %r1, -1;
+  @%p1 bra T;
+  bra.uni E;
+T:
+  add.s64 %rd2, %rd1, 64;
+  ld.global.nc.f32 %f1, [%rd2];
+  bra.uni J;
+E:
+  ld.global.f32 %f1, [%rd1];
+J:
+  setp.lt.s32 %p2, %r2, 8;
+  @!%p2 bra E2;
+  ld.global.nc.f32 %f2, [%rd1+8];
+  bra.uni J2;
+E2:
+  ld.global.f32 %f2, [%rd1+16];
+J2:
+  add.f32 %f3, %f1, %f2;
+  ret;
+)";
+  EXPECT_EQ(converted(body), (Lines{"0", "1", "5 @p1", "6 @p1", "9 @!p1", "11", "13 @p2", "16 @!p2", "18",
+                                    "19"}));
+}
+
+TEST(IfConvert, RegionsPtxasKeepsAsBranchesStay) {
+  // No global load (transpose.cu's LDS + STG write-back keeps its BSSY/BRA).
+  EXPECT_TRUE(converted(R"(  ld.param.u64 %rd1, [p];
+  mov.u32 %r1, sm;
+  @%p1 bra L1;
+  ld.shared.f32 %f1, [%r1];
+  st.global.f32 [%rd1], %f1;
+L1:
+  ret;
+)").empty());
+  // A store to global memory (the `if (row < M && col < N) C[..] = ..` epilogue, @P EXIT).
+  EXPECT_TRUE(converted(R"(  ld.param.u64 %rd1, [p];
+  @%p1 bra L1;
+  ld.global.f32 %f1, [%rd1];
+  st.global.f32 [%rd1+4], %f1;
+L1:
+  ret;
+)").empty());
+  // Not convertible: the join has a second branch to it, the body writes the predicate, holds
+  // an instruction guarded already, or an atomic; a backward branch (a loop).
+  EXPECT_TRUE(converted(R"(  ld.param.u64 %rd1, [p];
+  @%p2 bra L1;
+  @%p1 bra L1;
+  ld.global.f32 %f1, [%rd1];
+L1:
+  ret;
+)").empty());
+  EXPECT_TRUE(converted(R"(  ld.param.u64 %rd1, [p];
+  @%p1 bra L1;
+  ld.global.f32 %f1, [%rd1];
+  setp.gt.f32 %p1, %f1, 0f00000000;
+L1:
+  ret;
+)").empty());
+  EXPECT_TRUE(converted(R"(  ld.param.u64 %rd1, [p];
+  @%p1 bra L1;
+  ld.global.f32 %f1, [%rd1];
+  @%p2 add.f32 %f2, %f1, %f1;
+L1:
+  ret;
+)").empty());
+  EXPECT_TRUE(converted(R"(  ld.param.u64 %rd1, [p];
+  @%p1 bra L1;
+  ld.global.f32 %f1, [%rd1];
+  atom.global.add.u32 %r1, [%rd1+8], 1;
+L1:
+  ret;
+)").empty());
+  EXPECT_TRUE(converted(R"(  ld.param.u64 %rd1, [p];
+L0:
+  ld.global.f32 %f1, [%rd1];
+  @%p1 bra L0;
+  ret;
+)").empty());
+}
+
 }  // namespace
 }  // namespace warpsim::func
