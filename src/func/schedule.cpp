@@ -211,6 +211,28 @@ bool if_convert(const ptx::Function& f, ptx::Function& out) {
     }
     return true;
   };
+  // Whether the branch at i sits directly in the body of an enclosing if: a forward conditional
+  // branch past `join` earlier in the same block. ptxas keeps such nested regions as branches:
+  // stencil_zmarch's `if (threadIdx.x == 0) plane[..] = inside ? in[..] : 0.f` halo loads (14
+  // LDGs behind BRA in the sm_90 SASS) and conv_direct's remainder taps, each behind the loop's
+  // exit test (3 LDGs), where every region that is alone in its block is predicated.
+  auto nested = [&](uint32_t i, uint32_t join) {
+    for (uint32_t k = i; k-- > 0;) {
+      if (labels_at[k + 1]) return false;
+      const Instruction& b = f.instrs[k];
+      if (b.op == Opcode::Bra && b.has_guard) {
+        const uint32_t l = branch_label(b);
+        // An early `return` (a branch to the function's ret) is an EXIT in SASS, not an if:
+        // stencil2d's `if (x >= w || y >= h) return;` before its predicated at() pairs.
+        if (l < f.labels.size() && f.labels[l].instr > join &&
+            !(f.labels[l].instr < n && (f.instrs[f.labels[l].instr].op == Opcode::Ret ||
+                                         f.instrs[f.labels[l].instr].op == Opcode::Exit)))
+          return true;
+      }
+      if (ends_block(b) && !(b.op == Opcode::Bra && b.has_guard)) return false;
+    }
+    return false;
+  };
   struct Region { uint32_t a, b; bool neg; };  // body [a, b) runs under guard pred (negated: !pred)
   std::vector<bool> drop(n, false);
   std::vector<std::pair<Region, uint32_t>> bodies;  // (body, predicate register)
@@ -225,7 +247,7 @@ bool if_convert(const ptx::Function& f, ptx::Function& out) {
     // the body ends in `bra J2` (the if-then-else below).
     const uint32_t j = uint32_t(t);
     if (j > i + 1 && !labels_at[i + 1] && body_ok(i + 1, j, pred, gload, gstore)) {
-      if (gload && !gstore) {
+      if (gload && !gstore && !nested(i, j)) {
         bodies.push_back({{i + 1, j, !br.guard_negated}, pred});
         drop[i] = true;
         i = j - 1;
@@ -252,7 +274,7 @@ bool if_convert(const ptx::Function& f, ptx::Function& out) {
     // E (and T) start their bodies, with no other label there.
     if (labels_at[e_pos] != 1 || labels_at[b1] != (first_bra == ~0u ? 0u : 1u)) continue;
     if (!body_ok(b1, k, pred, gload, gstore) || !body_ok(e_pos, uint32_t(jj), pred, gload, gstore)) continue;
-    if (!gload || gstore) continue;
+    if (!gload || gstore || nested(i, uint32_t(jj))) continue;
     bodies.push_back({{b1, k, body1_neg}, pred});
     bodies.push_back({{e_pos, uint32_t(jj), !body1_neg}, pred});
     drop[i] = drop[k] = true;
