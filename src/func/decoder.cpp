@@ -402,6 +402,11 @@ DecodeResult decode(const Module& m, const VariableAddresses& vars, const Decode
       d.rewritten = conv;
       d.src = conv.get();
     }
+    // The register saves and reloads of ptxas's calling convention around a non-leaf function.
+    if (auto framed = std::make_shared<Function>(); add_call_frame(*d.src, *framed)) {
+      d.rewritten = framed;
+      d.src = framed.get();
+    }
     prog.funcs.push_back(std::move(d));
   }
   for (uint32_t i = 0; i < m.funcs.size(); ++i) {

@@ -1,8 +1,14 @@
 #include "func/schedule.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
 #include <initializer_list>
+#include <string>
+
+#include "ptx/isa.hpp"
+#include "ptx/parser.hpp"
 
 namespace warpsim::func {
 
@@ -311,6 +317,154 @@ bool if_convert(const ptx::Function& f, ptx::Function& out) {
     body.push_back(st);
   }
   out.body = std::move(body);
+  return true;
+}
+
+namespace {
+
+// 32-bit words a register takes in the register file.
+uint32_t reg_words(const ptx::Register& r) {
+  if (r.type == ptx::Type::Pred) return 0;
+  return std::max(1u, ptx::type_size(r.type) / 4) * r.vec;
+}
+
+// Rebuilds f.body (printer order) after instructions were inserted or removed: declarations,
+// then labels and instructions in order.
+void rebuild_body(ptx::Function& f) {
+  std::vector<ptx::Statement> body;
+  for (auto& st : f.body)
+    if (st.kind != ptx::Statement::Kind::Instr && st.kind != ptx::Statement::Kind::Label &&
+        st.kind != ptx::Statement::Kind::Loc && st.kind != ptx::Statement::Kind::BlockBegin &&
+        st.kind != ptx::Statement::Kind::BlockEnd)
+      body.push_back(st);
+  std::vector<std::vector<uint32_t>> labels_at(f.instrs.size() + 1);
+  for (uint32_t l = 0; l < f.labels.size(); ++l) labels_at[std::min<size_t>(f.labels[l].instr, f.instrs.size())].push_back(l);
+  for (uint32_t i = 0; i <= f.instrs.size(); ++i) {
+    for (uint32_t l : labels_at[i]) body.push_back({ptx::Statement::Kind::Label, l});
+    if (i < f.instrs.size()) body.push_back({ptx::Statement::Kind::Instr, i});
+  }
+  f.body = std::move(body);
+}
+
+}  // namespace
+
+bool add_call_frame(const ptx::Function& f, ptx::Function& out) {
+  if (f.is_entry || !f.has_body) return false;
+  const uint32_t n = uint32_t(f.instrs.size());
+  std::vector<uint32_t> calls;
+  bool branches = false;
+  for (uint32_t i = 0; i < n; ++i) {
+    if (f.instrs[i].op == Opcode::Call) calls.push_back(i);
+    if ((f.instrs[i].op == Opcode::Bra || f.instrs[i].op == Opcode::BrxIdx) && f.instrs[i].has_guard) branches = true;
+  }
+  if (calls.empty()) return false;
+  // Registers written before a call whose first access after it is a read.
+  std::vector<uint32_t> rd, wr;
+  std::vector<int64_t> first_write(f.regs.size(), -1);
+  std::vector<std::vector<std::pair<uint32_t, bool>>> access(f.regs.size());  // (position, is read)
+  for (uint32_t i = 0; i < n; ++i) {
+    reads_writes(f.instrs[i], rd, wr);
+    for (uint32_t r : rd)
+      if (r < f.regs.size()) access[r].push_back({i, true});
+    for (uint32_t r : wr)
+      if (r < f.regs.size()) {
+        access[r].push_back({i, false});
+        if (first_write[r] < 0) first_write[r] = i;
+      }
+  }
+  uint32_t words = 0;
+  for (uint32_t r = 0; r < f.regs.size(); ++r) {
+    if (first_write[r] < 0) continue;
+    bool live = false;
+    for (uint32_t c : calls) {
+      if (first_write[r] >= int64_t(c)) continue;
+      for (auto [pos, is_read] : access[r])
+        if (pos > c) {
+          live = is_read;
+          break;
+        }
+      if (live) break;
+    }
+    if (live) words += reg_words(f.regs[r]);
+  }
+  const uint32_t frame = 2 + (branches ? 1 : 0) + words;
+  // The frame's instructions, parsed from PTX, then renumbered into f.
+  std::string text = fmt::format(
+      ".version 8.0\n.target sm_80\n.address_size 64\n.func __warpsim_frame_f()\n{{\n"
+      ".reg .b32 %__warpsim_save<{}>;\n.local .align 4 .b8 __warpsim_frame[{}];\n",
+      frame, 4 * frame);
+  // One register per word, as ptxas reloads each saved register: loads into one register would
+  // wait for each other (write after write).
+  for (uint32_t k = 0; k < frame; ++k)
+    text += fmt::format("st.local.b32 [__warpsim_frame+{}], %__warpsim_save{};\n", 4 * k, k);
+  for (uint32_t k = 0; k < frame; ++k)
+    text += fmt::format("ld.local.b32 %__warpsim_save{}, [__warpsim_frame+{}];\n", k, 4 * k);
+  text += "ret;\n}\n";
+  auto t = ptx::parse(text, "<call frame>");
+  if (!t.ok()) return false;
+  const ptx::Function& tf = t.module->funcs.at(0);
+  out = f;
+  const uint32_t reg0 = uint32_t(out.regs.size()), local0 = uint32_t(out.locals.size());
+  const uint32_t decl0 = uint32_t(out.reg_decls.size());
+  for (auto d : tf.reg_decls) {
+    for (auto& it : d.items) it.first += reg0;
+    out.reg_decls.push_back(d);
+    out.body.push_back({ptx::Statement::Kind::RegDecl, uint32_t(out.reg_decls.size() - 1)});
+  }
+  for (auto r : tf.regs) {
+    r.decl += decl0;
+    out.regs.push_back(r);
+  }
+  for (auto& v : tf.locals) {
+    out.locals.push_back(v);
+    out.body.push_back({ptx::Statement::Kind::LocalVar, uint32_t(out.locals.size() - 1)});
+  }
+  auto renumber = [&](ptx::Instruction ins) {
+    auto walk = [&](auto&& self, Operand& o) -> void {
+      if (o.kind == Operand::Kind::Reg) o.reg += reg0;
+      if (o.kind == Operand::Kind::Symbol && o.sym == ptx::SymKind::LocalVariable) o.sym_index += local0;
+      for (auto& e : o.elems) self(self, e);
+    };
+    for (auto& o : ins.operands) walk(walk, o);
+    ins.pos = f.pos;
+    return ins;
+  };
+  std::vector<Instruction> saves, restores;
+  for (auto& ins : tf.instrs) {
+    if (ins.op == Opcode::St) saves.push_back(renumber(ins));
+    else if (ins.op == Opcode::Ld) restores.push_back(renumber(ins));
+  }
+  // RET.REL.NODEC R20 reads the reloaded return address: ret gets it as an operand (PTX's ret has
+  // none; the functional engine ignores it, the timing model waits for it).
+  Operand ra;
+  ra.kind = Operand::Kind::Reg;
+  ra.reg = reg0;  // %__warpsim_save0, the return address
+  // Saves before the first instruction (a loop back to it does not save again), restores before
+  // every ret, after any label on it.
+  std::vector<Instruction> code;
+  std::vector<uint32_t> new_index(n + 1);
+  for (auto& s : saves) code.push_back(s), code.back().pos = f.instrs.empty() ? f.pos : f.instrs[0].pos;
+  for (uint32_t i = 0; i < n; ++i) {
+    new_index[i] = uint32_t(code.size());
+    if (f.instrs[i].op == Opcode::Ret) {
+      for (auto r : restores) {
+        r.pos = f.instrs[i].pos;
+        r.has_guard = f.instrs[i].has_guard;
+        r.guard_negated = f.instrs[i].guard_negated;
+        r.guard_reg = f.instrs[i].guard_reg;
+        code.push_back(r);
+      }
+      Instruction rt = f.instrs[i];
+      rt.operands.assign(1, ra);
+      code.push_back(rt);
+    } else {
+      code.push_back(f.instrs[i]);
+    }
+  }
+  new_index[n] = uint32_t(code.size());
+  for (auto& l : out.labels) l.instr = l.instr == 0 ? uint32_t(saves.size()) : new_index[std::min(l.instr, n)];
+  out.instrs = std::move(code);
+  rebuild_body(out);
   return true;
 }
 

@@ -34,6 +34,21 @@ namespace warpsim::func {
 // epilogues). Returns false, leaving `out` alone, where f has no such region.
 bool if_convert(const ptx::Function& f, ptx::Function& out);
 
+// ptxas's calling convention for a device function that calls others (sm_90 SASS of device_calls'
+// fib and tree_max_path, validation/workloads/probes/callframe_sm90_sass.txt): at entry it stores
+// to a local-memory frame the return address (2 words), the convergence-barrier register where the
+// function branches (BMOV.32.CLEAR R18, B6), and the callee-saved registers that carry values
+// across its calls; before RET it loads them all back, and RET waits for the reloaded return
+// address. The PTX shows none of it: this adds those STLs and LDLs (st.local / ld.local of a
+// frame variable and two scratch registers; ret reads the first scratch register, the return
+// address), so that their issue slots, the reload's latency and the local stores' traffic are
+// simulated. Values are unchanged: the frame is a .local variable of its own that nothing else
+// reads, the scratch registers are read by nothing else. The words of "values across its calls"
+// are those of the registers whose first access after some call is a read and that are written
+// before it: 2 for fib, 7 for tree_max_path, so 5 and 10 words, which ptxas -v reports (20- and
+// 40-byte spills). Returns false, leaving `out` alone, where f is a kernel or makes no call.
+bool add_call_frame(const ptx::Function& f, ptx::Function& out);
+
 // The labels a branch or a branch-target list names (the others do not start a basic block).
 std::vector<bool> referenced_labels(const ptx::Function& f);
 

@@ -392,5 +392,55 @@ TEST(IfConvert, CorpusKernelsPredicateTheLoadsPtxasPredicates) {
   }
 }
 
+// Call frames (add_call_frame) on device_calls.ptx against ptxas -v and the SASS
+// (validation/workloads/probes/callframe_sm90_sass.txt): fib spills 20 bytes, tree_max_path 40,
+// each saved word an STL at entry and an LDL before RET, which reads the first (the return
+// address); leaf functions and the kernel get none.
+TEST(CallFrame, NonLeafFunctionsSaveAndReloadWhatPtxasSpills) {
+  const std::string path = std::string(WARPSIM_SOURCE_DIR) + "/workloads/device_calls/device_calls.ptx";
+  std::ifstream in(path);
+  ASSERT_TRUE(in) << path;
+  std::stringstream text;
+  text << in.rdbuf();
+  auto r = ptx::parse(text.str(), path);
+  ASSERT_TRUE(r.ok());
+  const std::pair<const char*, int> expect[] = {{"_Z3fibi", 5}, {"_Z13tree_max_pathPKii", 10}, {"_Z7minmax3iii", 0},
+                                                 {"_Z6op_addii", 0}, {"_Z12calls_kernelPKiS0_Pii", 0}};
+  for (auto [name, words] : expect) {
+    const ptx::Function* f = nullptr;
+    for (auto& fn : r.module->funcs)
+      if (fn.name == name && fn.has_body) f = &fn;
+    ASSERT_NE(f, nullptr) << name;
+    ptx::Function g;
+    const bool framed = add_call_frame(*f, g);
+    EXPECT_EQ(framed, words > 0) << name;
+    if (!framed) continue;
+    auto count = [](const ptx::Function& h, ptx::Opcode op) {
+      int c = 0;
+      for (auto& ins : h.instrs) c += ins.op == op && ins.has(ptx::Mod::local);
+      return c;
+    };
+    EXPECT_EQ(count(g, ptx::Opcode::St) - count(*f, ptx::Opcode::St), words) << name;
+    EXPECT_EQ(count(g, ptx::Opcode::Ld) - count(*f, ptx::Opcode::Ld), words) << name;
+    // The saves come first; every ret follows its reloads and reads the first reloaded register.
+    for (int k = 0; k < words; ++k) EXPECT_EQ(g.instrs[k].op, ptx::Opcode::St) << name;
+    for (size_t i = 0; i < g.instrs.size(); ++i) {
+      if (g.instrs[i].op != ptx::Opcode::Ret) continue;
+      ASSERT_GE(i, size_t(words));
+      const ptx::Instruction& ra = g.instrs[i - words];
+      ASSERT_EQ(ra.op, ptx::Opcode::Ld);
+      ASSERT_EQ(g.instrs[i].operands.size(), 1u);
+      EXPECT_EQ(g.instrs[i].operands[0].reg, ra.operands[0].reg) << name;
+    }
+    // Labels still mark the same instructions.
+    for (size_t l = 0; l < f->labels.size(); ++l) {
+      const uint32_t a = f->labels[l].instr, b = g.labels[l].instr;
+      ASSERT_LT(b, g.instrs.size());
+      if (f->instrs[a].op == ptx::Opcode::Ret) EXPECT_EQ(g.instrs[b].op, ptx::Opcode::Ld) << name;
+      else EXPECT_EQ(g.instrs[b].pos.line, f->instrs[a].pos.line) << name;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace warpsim::func
