@@ -479,6 +479,7 @@ void read_machine(Reader& rd, Machine& m) {
   rd.u32("sm.latency.cta_launch", m.cta_launch_latency);
   rd.u32("sm.latency.kernel_launch", m.kernel_launch_cycles);
   rd.u32("sm.latency.printf", m.printf_latency);
+  rd.u32("sm.latency.barrier_divergent", m.barrier_divergent_latency);
 
   // [mem]
   rd.u32("mem.shared_banks", m.shared_banks);
@@ -984,9 +985,10 @@ std::string describe(const Machine& m) {
                                          "prefetch {} lines, a line from L2 every {} cy", m.instr_bytes,
                                          bytes(m.l0i_bytes), m.l0i_assoc, m.l0i_miss_latency, bytes(m.l1i_bytes), m.l1i_assoc,
                                          m.l1i_miss_latency, m.icache_line, m.l1i_prefetch_lines, m.l1i_fill_interval));
-  line("latencies (cycles)", fmt::format("barrier {}, branch {}, CTA launch {}, kernel launch {}, device printf {}",
-                                         m.barrier_latency, m.branch_latency, m.cta_launch_latency,
-                                         m.kernel_launch_cycles, m.printf_latency));
+  line("latencies (cycles)", fmt::format("barrier {} (divergent warp +{}), branch {}, CTA launch {}, kernel launch {}, "
+                                         "device printf {}",
+                                         m.barrier_latency, m.barrier_divergent_latency, m.branch_latency,
+                                         m.cta_launch_latency, m.kernel_launch_cycles, m.printf_latency));
   s += "memory\n";
   line("shared banks", fmt::format("{} x {} B", m.shared_banks, m.shared_bank_bytes));
   line("L1 data", fmt::format("{} B lines of {} B sectors, {}-way, {} miss entries/SM, {} lookups + {} B per cycle, miss path {} cy",

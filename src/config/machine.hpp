@@ -208,6 +208,8 @@ struct Machine {
   uint32_t cta_launch_latency = 0;     // a CTA slot freed to the next CTA's first issue on that SM
   uint32_t kernel_launch_cycles = 0;   // launch overhead of a kernel (runtime + front end), cycles
   uint32_t printf_latency = 0;         // a device printf (vprintf call) to the warp's next issue
+  uint32_t barrier_divergent_latency = 0;  // lanes of a warp arriving at a non-.aligned barrier.sync while
+                                           // others of it are elsewhere, to the warp's next issue
 
   // [mem]: shared-memory banking. Until the memory hierarchy (issue 6) exists, load/store latencies
   // are those of the memory op classes in [ops].

@@ -397,6 +397,16 @@ DecodeResult decode(const Module& m, const VariableAddresses& vars, const Decode
     d.name = f.name;
     d.is_entry = f.is_entry;
     d.src = &f;
+    // Branches around bounds-checked loads become predicated loads, as ptxas compiles them.
+    if (auto conv = std::make_shared<Function>(); if_convert(f, *conv)) {
+      d.rewritten = conv;
+      d.src = conv.get();
+    }
+    // The register saves and reloads of ptxas's calling convention around a non-leaf function.
+    if (auto framed = std::make_shared<Function>(); add_call_frame(*d.src, *framed)) {
+      d.rewritten = framed;
+      d.src = framed.get();
+    }
     prog.funcs.push_back(std::move(d));
   }
   for (uint32_t i = 0; i < m.funcs.size(); ++i) {

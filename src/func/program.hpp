@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -91,6 +92,9 @@ struct DFunction {
   std::vector<uint32_t> reg_ids;
   static constexpr uint32_t kRegIdPred = 1u << 31;
   const ptx::Function* src = nullptr;
+  // The function as decoded where it differs from the module's: its if-then regions predicated
+  // (func/schedule.hpp, if_convert); src points here then.
+  std::shared_ptr<const ptx::Function> rewritten;
 };
 
 // A call instruction's parameter passing, resolved at decode time. Offsets are absolute in a lane's

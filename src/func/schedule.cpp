@@ -1,8 +1,14 @@
 #include "func/schedule.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
 #include <initializer_list>
+#include <string>
+
+#include "ptx/isa.hpp"
+#include "ptx/parser.hpp"
 
 namespace warpsim::func {
 
@@ -131,7 +137,336 @@ void reads_writes(const Instruction& ins, std::vector<uint32_t>& rd, std::vector
   for (size_t i = 0; i < ins.operands.size(); ++i) walk(walk, ins.operands[i], i == 0 ? wr : rd);
 }
 
+// The label a branch names, or ~0u.
+uint32_t branch_label(const Instruction& ins) {
+  if (ins.op != Opcode::Bra) return ~0u;
+  for (auto& o : ins.operands)
+    if (o.kind == Operand::Kind::Symbol && o.sym == ptx::SymKind::Label) return o.sym_index;
+  return ~0u;
+}
+
+// A body instruction of a region to predicate: one a load may pass, not guarded already.
+bool predicable(const Instruction& ins) { return !ins.has_guard && passable(ins) && !ends_block(ins); }
+
+bool global_load(const Instruction& ins) { return weak_load(ins) && access_space(ins) == Space::Global; }
+
+bool global_store(const Instruction& ins) {
+  if (ins.op != Opcode::St) return false;
+  const Space sp = access_space(ins);
+  return sp == Space::Global || sp == Space::Any;
+}
+
+bool writes_reg(const Instruction& ins, uint32_t reg, std::vector<uint32_t>& rd, std::vector<uint32_t>& wr) {
+  reads_writes(ins, rd, wr);
+  return std::find(wr.begin(), wr.end(), reg) != wr.end();
+}
+
 }  // namespace
+
+std::vector<bool> referenced_labels(const ptx::Function& f) {
+  std::vector<bool> ref(f.labels.size(), false);
+  auto walk = [&](auto&& self, const Operand& o) -> void {
+    if (o.kind == Operand::Kind::Symbol && o.sym == ptx::SymKind::Label && o.sym_index < ref.size())
+      ref[o.sym_index] = true;
+    for (auto& e : o.elems) self(self, e);
+  };
+  for (auto& ins : f.instrs)
+    for (auto& o : ins.operands) walk(walk, o);
+  for (auto& tl : f.target_lists)
+    for (auto& name : tl.targets)
+      for (size_t l = 0; l < f.labels.size(); ++l)
+        if (f.labels[l].name == name) ref[l] = true;
+  return ref;
+}
+
+bool if_convert(const ptx::Function& f, ptx::Function& out) {
+  const uint32_t n = uint32_t(f.instrs.size());
+  // How many branches name each label, and which labels sit at each position.
+  std::vector<uint32_t> uses(f.labels.size(), 0);
+  for (auto& ins : f.instrs) {
+    auto walk = [&](auto&& self, const Operand& o) -> void {
+      if (o.kind == Operand::Kind::Symbol && o.sym == ptx::SymKind::Label && o.sym_index < uses.size())
+        ++uses[o.sym_index];
+      for (auto& e : o.elems) self(self, e);
+    };
+    for (auto& o : ins.operands) walk(walk, o);
+  }
+  std::vector<bool> listed(f.labels.size(), false);  // named by a brx.idx target list
+  for (auto& tl : f.target_lists)
+    for (auto& name : tl.targets)
+      for (size_t l = 0; l < f.labels.size(); ++l)
+        if (f.labels[l].name == name) listed[l] = true;
+  std::vector<uint32_t> labels_at(n + 1, 0);
+  for (auto& l : f.labels)
+    if (l.instr <= n) ++labels_at[l.instr];
+  // The position of label l if only one branch names it and no target list does.
+  auto single_use = [&](uint32_t l) -> int64_t {
+    if (l >= f.labels.size() || uses[l] != 1 || listed[l]) return -1;
+    return f.labels[l].instr;
+  };
+  auto is_uncond_bra = [&](uint32_t i) { return i < n && f.instrs[i].op == Opcode::Bra && !f.instrs[i].has_guard; };
+  std::vector<uint32_t> rd, wr;
+  // [a, b) is a body: no label inside, every instruction predicable, none writing `pred`.
+  auto body_ok = [&](uint32_t a, uint32_t b, uint32_t pred, bool& has_gload, bool& has_gstore) {
+    for (uint32_t i = a; i < b; ++i) {
+      if (i > a && labels_at[i]) return false;
+      const Instruction& ins = f.instrs[i];
+      if (!predicable(ins) || writes_reg(ins, pred, rd, wr)) return false;
+      has_gload |= global_load(ins);
+      has_gstore |= global_store(ins);
+    }
+    return true;
+  };
+  // Whether the branch at i sits directly in the body of an enclosing if: a forward conditional
+  // branch past `join` earlier in the same block. ptxas keeps such nested regions as branches:
+  // stencil_zmarch's `if (threadIdx.x == 0) plane[..] = inside ? in[..] : 0.f` halo loads (14
+  // LDGs behind BRA in the sm_90 SASS) and conv_direct's remainder taps, each behind the loop's
+  // exit test (3 LDGs), where every region that is alone in its block is predicated.
+  auto nested = [&](uint32_t i, uint32_t join) {
+    for (uint32_t k = i; k-- > 0;) {
+      if (labels_at[k + 1]) return false;
+      const Instruction& b = f.instrs[k];
+      if (b.op == Opcode::Bra && b.has_guard) {
+        const uint32_t l = branch_label(b);
+        // An early `return` (a branch to the function's ret) is an EXIT in SASS, not an if:
+        // stencil2d's `if (x >= w || y >= h) return;` before its predicated at() pairs.
+        if (l < f.labels.size() && f.labels[l].instr > join &&
+            !(f.labels[l].instr < n && (f.instrs[f.labels[l].instr].op == Opcode::Ret ||
+                                         f.instrs[f.labels[l].instr].op == Opcode::Exit)))
+          return true;
+      }
+      if (ends_block(b) && !(b.op == Opcode::Bra && b.has_guard)) return false;
+    }
+    return false;
+  };
+  struct Region { uint32_t a, b; bool neg; };  // body [a, b) runs under guard pred (negated: !pred)
+  std::vector<bool> drop(n, false);
+  std::vector<std::pair<Region, uint32_t>> bodies;  // (body, predicate register)
+  for (uint32_t i = 0; i < n; ++i) {
+    const Instruction& br = f.instrs[i];
+    if (br.op != Opcode::Bra || !br.has_guard) continue;
+    const uint32_t pred = br.guard_reg;
+    const int64_t t = single_use(branch_label(br));
+    if (t <= int64_t(i) + 1) continue;
+    bool gload = false, gstore = false;
+    // if-then with the branch at the end of an else-less region: `@p bra J; body; J:`, unless
+    // the body ends in `bra J2` (the if-then-else below).
+    const uint32_t j = uint32_t(t);
+    if (j > i + 1 && !labels_at[i + 1] && body_ok(i + 1, j, pred, gload, gstore)) {
+      if (gload && !gstore && !nested(i, j)) {
+        bodies.push_back({{i + 1, j, !br.guard_negated}, pred});
+        drop[i] = true;
+        i = j - 1;
+      }
+      continue;
+    }
+    // `@p bra T; bra E; T: body1; bra J; E: body2; J:` (T = i + 2) or
+    // `@p bra E; body1; bra J; E: body2; J:` (E = t).
+    uint32_t b1, e_pos, first_bra;  // body1 start, E's position, the `bra E` to drop or ~0u
+    bool body1_neg;                  // body1 runs where the guard is false
+    if (j == i + 2 && is_uncond_bra(i + 1)) {
+      const int64_t e = single_use(branch_label(f.instrs[i + 1]));
+      if (e <= int64_t(i) + 2) continue;
+      b1 = i + 2, e_pos = uint32_t(e), first_bra = i + 1, body1_neg = br.guard_negated;
+    } else {
+      b1 = i + 1, e_pos = j, first_bra = ~0u, body1_neg = !br.guard_negated;
+      if (labels_at[i + 1]) continue;
+    }
+    // body1 ends in `bra J` just before E.
+    const uint32_t k = e_pos - 1;
+    if (k < b1 || !is_uncond_bra(k)) continue;
+    const int64_t jj = single_use(branch_label(f.instrs[k]));
+    if (jj <= int64_t(e_pos)) continue;
+    // E (and T) start their bodies, with no other label there.
+    if (labels_at[e_pos] != 1 || labels_at[b1] != (first_bra == ~0u ? 0u : 1u)) continue;
+    if (!body_ok(b1, k, pred, gload, gstore) || !body_ok(e_pos, uint32_t(jj), pred, gload, gstore)) continue;
+    if (!gload || gstore || nested(i, uint32_t(jj))) continue;
+    bodies.push_back({{b1, k, body1_neg}, pred});
+    bodies.push_back({{e_pos, uint32_t(jj), !body1_neg}, pred});
+    drop[i] = drop[k] = true;
+    if (first_bra != ~0u) drop[first_bra] = true;
+    i = uint32_t(jj) - 1;
+  }
+  if (bodies.empty()) return false;
+  out = f;
+  for (auto& [r, pred] : bodies)
+    for (uint32_t i = r.a; i < r.b; ++i) {
+      Instruction& ins = out.instrs[i];
+      ins.has_guard = true;
+      ins.guard_negated = r.neg;
+      ins.guard_reg = pred;
+    }
+  // Remove the branches; labels and statements move with the instructions after them.
+  std::vector<uint32_t> new_index(n + 1);
+  uint32_t m = 0;
+  for (uint32_t i = 0; i < n; ++i) {
+    new_index[i] = m;
+    if (drop[i]) continue;
+    if (m != i) out.instrs[m] = std::move(out.instrs[i]);
+    ++m;
+  }
+  new_index[n] = m;
+  out.instrs.resize(m);
+  for (auto& l : out.labels) l.instr = new_index[std::min(l.instr, n)];
+  std::vector<ptx::Statement> body;
+  for (auto& st : out.body) {
+    if (st.kind == ptx::Statement::Kind::Instr) {
+      if (st.index >= n || drop[st.index]) continue;
+      st.index = new_index[st.index];
+    }
+    body.push_back(st);
+  }
+  out.body = std::move(body);
+  return true;
+}
+
+namespace {
+
+// 32-bit words a register takes in the register file.
+uint32_t reg_words(const ptx::Register& r) {
+  if (r.type == ptx::Type::Pred) return 0;
+  return std::max(1u, ptx::type_size(r.type) / 4) * r.vec;
+}
+
+// Rebuilds f.body (printer order) after instructions were inserted or removed: declarations,
+// then labels and instructions in order.
+void rebuild_body(ptx::Function& f) {
+  std::vector<ptx::Statement> body;
+  for (auto& st : f.body)
+    if (st.kind != ptx::Statement::Kind::Instr && st.kind != ptx::Statement::Kind::Label &&
+        st.kind != ptx::Statement::Kind::Loc && st.kind != ptx::Statement::Kind::BlockBegin &&
+        st.kind != ptx::Statement::Kind::BlockEnd)
+      body.push_back(st);
+  std::vector<std::vector<uint32_t>> labels_at(f.instrs.size() + 1);
+  for (uint32_t l = 0; l < f.labels.size(); ++l) labels_at[std::min<size_t>(f.labels[l].instr, f.instrs.size())].push_back(l);
+  for (uint32_t i = 0; i <= f.instrs.size(); ++i) {
+    for (uint32_t l : labels_at[i]) body.push_back({ptx::Statement::Kind::Label, l});
+    if (i < f.instrs.size()) body.push_back({ptx::Statement::Kind::Instr, i});
+  }
+  f.body = std::move(body);
+}
+
+}  // namespace
+
+bool add_call_frame(const ptx::Function& f, ptx::Function& out) {
+  if (f.is_entry || !f.has_body) return false;
+  const uint32_t n = uint32_t(f.instrs.size());
+  std::vector<uint32_t> calls;
+  bool branches = false;
+  for (uint32_t i = 0; i < n; ++i) {
+    if (f.instrs[i].op == Opcode::Call) calls.push_back(i);
+    if ((f.instrs[i].op == Opcode::Bra || f.instrs[i].op == Opcode::BrxIdx) && f.instrs[i].has_guard) branches = true;
+  }
+  if (calls.empty()) return false;
+  // Registers written before a call whose first access after it is a read.
+  std::vector<uint32_t> rd, wr;
+  std::vector<int64_t> first_write(f.regs.size(), -1);
+  std::vector<std::vector<std::pair<uint32_t, bool>>> access(f.regs.size());  // (position, is read)
+  for (uint32_t i = 0; i < n; ++i) {
+    reads_writes(f.instrs[i], rd, wr);
+    for (uint32_t r : rd)
+      if (r < f.regs.size()) access[r].push_back({i, true});
+    for (uint32_t r : wr)
+      if (r < f.regs.size()) {
+        access[r].push_back({i, false});
+        if (first_write[r] < 0) first_write[r] = i;
+      }
+  }
+  uint32_t words = 0;
+  for (uint32_t r = 0; r < f.regs.size(); ++r) {
+    if (first_write[r] < 0) continue;
+    bool live = false;
+    for (uint32_t c : calls) {
+      if (first_write[r] >= int64_t(c)) continue;
+      for (auto [pos, is_read] : access[r])
+        if (pos > c) {
+          live = is_read;
+          break;
+        }
+      if (live) break;
+    }
+    if (live) words += reg_words(f.regs[r]);
+  }
+  const uint32_t frame = 2 + (branches ? 1 : 0) + words;
+  // The frame's instructions, parsed from PTX, then renumbered into f.
+  std::string text = fmt::format(
+      ".version 8.0\n.target sm_80\n.address_size 64\n.func __warpsim_frame_f()\n{{\n"
+      ".reg .b32 %__warpsim_save<{}>;\n.local .align 4 .b8 __warpsim_frame[{}];\n",
+      frame, 4 * frame);
+  // One register per word, as ptxas reloads each saved register: loads into one register would
+  // wait for each other (write after write).
+  for (uint32_t k = 0; k < frame; ++k)
+    text += fmt::format("st.local.b32 [__warpsim_frame+{}], %__warpsim_save{};\n", 4 * k, k);
+  for (uint32_t k = 0; k < frame; ++k)
+    text += fmt::format("ld.local.b32 %__warpsim_save{}, [__warpsim_frame+{}];\n", k, 4 * k);
+  text += "ret;\n}\n";
+  auto t = ptx::parse(text, "<call frame>");
+  if (!t.ok()) return false;
+  const ptx::Function& tf = t.module->funcs.at(0);
+  out = f;
+  const uint32_t reg0 = uint32_t(out.regs.size()), local0 = uint32_t(out.locals.size());
+  const uint32_t decl0 = uint32_t(out.reg_decls.size());
+  for (auto d : tf.reg_decls) {
+    for (auto& it : d.items) it.first += reg0;
+    out.reg_decls.push_back(d);
+    out.body.push_back({ptx::Statement::Kind::RegDecl, uint32_t(out.reg_decls.size() - 1)});
+  }
+  for (auto r : tf.regs) {
+    r.decl += decl0;
+    out.regs.push_back(r);
+  }
+  for (auto& v : tf.locals) {
+    out.locals.push_back(v);
+    out.body.push_back({ptx::Statement::Kind::LocalVar, uint32_t(out.locals.size() - 1)});
+  }
+  auto renumber = [&](ptx::Instruction ins) {
+    auto walk = [&](auto&& self, Operand& o) -> void {
+      if (o.kind == Operand::Kind::Reg) o.reg += reg0;
+      if (o.kind == Operand::Kind::Symbol && o.sym == ptx::SymKind::LocalVariable) o.sym_index += local0;
+      for (auto& e : o.elems) self(self, e);
+    };
+    for (auto& o : ins.operands) walk(walk, o);
+    ins.pos = f.pos;
+    return ins;
+  };
+  std::vector<Instruction> saves, restores;
+  for (auto& ins : tf.instrs) {
+    if (ins.op == Opcode::St) saves.push_back(renumber(ins));
+    else if (ins.op == Opcode::Ld) restores.push_back(renumber(ins));
+  }
+  // RET.REL.NODEC R20 reads the reloaded return address: ret gets it as an operand (PTX's ret has
+  // none; the functional engine ignores it, the timing model waits for it).
+  Operand ra;
+  ra.kind = Operand::Kind::Reg;
+  ra.reg = reg0;  // %__warpsim_save0, the return address
+  // Saves before the first instruction (a loop back to it does not save again), restores before
+  // every ret, after any label on it.
+  std::vector<Instruction> code;
+  std::vector<uint32_t> new_index(n + 1);
+  for (auto& s : saves) code.push_back(s), code.back().pos = f.instrs.empty() ? f.pos : f.instrs[0].pos;
+  for (uint32_t i = 0; i < n; ++i) {
+    new_index[i] = uint32_t(code.size());
+    if (f.instrs[i].op == Opcode::Ret) {
+      for (auto r : restores) {
+        r.pos = f.instrs[i].pos;
+        r.has_guard = f.instrs[i].has_guard;
+        r.guard_negated = f.instrs[i].guard_negated;
+        r.guard_reg = f.instrs[i].guard_reg;
+        code.push_back(r);
+      }
+      Instruction rt = f.instrs[i];
+      rt.operands.assign(1, ra);
+      code.push_back(rt);
+    } else {
+      code.push_back(f.instrs[i]);
+    }
+  }
+  new_index[n] = uint32_t(code.size());
+  for (auto& l : out.labels) l.instr = l.instr == 0 ? uint32_t(saves.size()) : new_index[std::min(l.instr, n)];
+  out.instrs = std::move(code);
+  rebuild_body(out);
+  return true;
+}
 
 // Within a segment (a stretch of loads, plain stores and register-only arithmetic between block
 // boundaries and other instructions), every load moves up together with what it depends on (its
@@ -149,11 +484,12 @@ std::vector<uint32_t> schedule_loads(const ptx::Function& f) {
   const uint32_t n = uint32_t(f.instrs.size());
   std::vector<uint32_t> order(n);
   for (uint32_t i = 0; i < n; ++i) order[i] = i;
-  // Segment boundaries: labels, block ends, and every instruction that is neither a load, a plain
+  // Segment boundaries: labels a branch names, block ends, and every instruction that is neither a load, a plain
   // store nor register-only arithmetic (atomics, fences, barriers, clock reads...) stand alone.
   std::vector<bool> label(n + 1, false);
-  for (auto& l : f.labels)
-    if (l.instr <= n) label[l.instr] = true;
+  const std::vector<bool> referenced = referenced_labels(f);
+  for (size_t l = 0; l < f.labels.size(); ++l)
+    if (referenced[l] && f.labels[l].instr <= n) label[f.labels[l].instr] = true;
   auto movable = [&](uint32_t i) { return passable(f.instrs[i]) && !ends_block(f.instrs[i]); };
   std::vector<uint32_t> rd, wr;
   // deps[i]: (j, w): i comes after j; w = 1 where i reads a register the load j writes.

@@ -17,8 +17,43 @@
 
 namespace warpsim::func {
 
+// The if-then and if-then-else regions ptxas turns into predicated code: a forward conditional
+// branch around one straight-line body (`@p bra J; body; J:`) or two (`@p bra T; bra E; T: body1;
+// bra J; E: body2; J:`, or `@p bra E; body1; bra J; E: body2; J:`) whose bodies hold a weak
+// global load, no store to global or generic memory, and only instructions a load may pass
+// (loads, stores to other spaces, register arithmetic), none of them already guarded or writing
+// the branch's predicate, with labels that nothing else jumps to. The branches go; each body's
+// instructions get the guard under which the branch would have run them. Values are unchanged
+// (a guarded-off instruction does nothing, as the skipped one did); loads of consecutive regions
+// then share one block and schedule_loads issues them together, as ptxas's SASS does: transpose's
+// four `if (in bounds) tile[..] = in[..]` regions are four @!P LDG then four @!P STS, stencil's
+// nine `inside ? __ldg(in[..]) : g_boundary` pairs @P LDG.CONSTANT / @!P LDG, dgemm's and
+// sgemm_tiled's tile loads @!P LDG (validation/workloads/probes/ifconv_sm90_sass.txt). The
+// regions the same SASS keeps as branches (BSSY/BRA, @P EXIT) have no global load (transpose's
+// LDS + STG write-back) or store to global memory (the `if (row < M && col < N) C[..] = ..`
+// epilogues). Returns false, leaving `out` alone, where f has no such region.
+bool if_convert(const ptx::Function& f, ptx::Function& out);
+
+// ptxas's calling convention for a device function that calls others (sm_90 SASS of device_calls'
+// fib and tree_max_path, validation/workloads/probes/callframe_sm90_sass.txt): at entry it stores
+// to a local-memory frame the return address (2 words), the convergence-barrier register where the
+// function branches (BMOV.32.CLEAR R18, B6), and the callee-saved registers that carry values
+// across its calls; before RET it loads them all back, and RET waits for the reloaded return
+// address. The PTX shows none of it: this adds those STLs and LDLs (st.local / ld.local of a
+// frame variable and two scratch registers; ret reads the first scratch register, the return
+// address), so that their issue slots, the reload's latency and the local stores' traffic are
+// simulated. Values are unchanged: the frame is a .local variable of its own that nothing else
+// reads, the scratch registers are read by nothing else. The words of "values across its calls"
+// are those of the registers whose first access after some call is a read and that are written
+// before it: 2 for fib, 7 for tree_max_path, so 5 and 10 words, which ptxas -v reports (20- and
+// 40-byte spills). Returns false, leaving `out` alone, where f is a kernel or makes no call.
+bool add_call_frame(const ptx::Function& f, ptx::Function& out);
+
+// The labels a branch or a branch-target list names (the others do not start a basic block).
+std::vector<bool> referenced_labels(const ptx::Function& f);
+
 // A permutation of f.instrs: order[k] is the instruction placed at position k. Positions of
-// labels and block boundaries (branches, calls, returns, barriers) are unchanged.
+// referenced labels and block boundaries (branches, calls, returns, barriers) are unchanged.
 std::vector<uint32_t> schedule_loads(const ptx::Function& f);
 
 }  // namespace warpsim::func

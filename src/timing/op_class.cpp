@@ -504,6 +504,13 @@ std::vector<InstrTiming> classify_program(const func::Program& prog, const confi
     if (t.cls == config::OpClass::Call && ins.op == Opcode::Call && d.target < prog.call_sites.size() &&
         prog.call_sites[d.target].builtin == func::CallSite::Vprintf)
       t.hold = m.printf_latency;
+    // barrier.sync without .aligned may be reached by part of a warp: ptxas guards its BAR.SYNC
+    // with BRA.DIV, and a divergent warp takes a WARPSYNC.COLLECTIVE sequence instead
+    // (validation/workloads/probes/divsync.cu). The SM applies the cost only where the lanes that
+    // arrive are not all of the warp's live lanes.
+    if (t.cls == config::OpClass::Barrier && ins.op == Opcode::Barrier && !ins.has(Mod::aligned) &&
+        !ins.has(Mod::arrive))
+      t.hold = m.barrier_divergent_latency;
     // An add merged into its reader's IADD3 takes an issue slot here (the PTX instruction still
     // runs) but neither pipe time nor latency: the reader is the one SASS instruction.
     if (t.cls == config::OpClass::Int && is_add32(ins)) {

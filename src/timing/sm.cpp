@@ -25,6 +25,16 @@ Stall throttle_of(Pipe p) {
   }
 }
 
+// The lanes of a warp that have not exited (those waiting at a barrier included).
+template <class Cta, class Warp>
+uint32_t live_lanes(Cta& c, const Warp& w) {
+  const func::Warp& fw = *c.stepper->cta().warps[w.warp];
+  uint32_t m = 0;
+  for (unsigned l = 0; l < func::kWarpSize; ++l)
+    if ((fw.valid >> l & 1) && fw.state[l] != func::LaneState::Exited) m |= 1u << l;
+  return m;
+}
+
 // What an instruction without timing information (none decoded at that pc) is taken to be.
 const InstrTiming kDefaultTiming{};
 
@@ -364,6 +374,8 @@ void Sm::issue(WarpCtx& w, uint64_t t) {
     case OpClass::Barrier:
       w.hold_until = t + 1 + m_.barrier_latency;
       w.hold_reason = Stall::Barrier;
+      // A divergent warp's arrival at barrier.sync: its lanes elsewhere wait the sequence out too.
+      if (it.hold && r.group != live_lanes(c, w)) w.hold_until += it.hold;
       break;
     case OpClass::Tensor:
       if (it.hold) {  // an emulated mma (op_class.cpp, emulated_mma): the warp runs ptxas's subroutine

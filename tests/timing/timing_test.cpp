@@ -798,6 +798,70 @@ TEST(Timing, DevicePrintfHoldsTheWarpForItsConfiguredCost) {
   EXPECT_LE(b.out[0], 100.0f);
 }
 
+// One 64-thread block, 8 rounds of barrier.sync 0 (not .aligned); with `split` each warp reaches it
+// on two paths (odd and even lanes). out[0] = thread 0's clock64 cycles for the rounds.
+std::string divergent_barrier_kernel(bool split, const char* barrier = "barrier.sync 0") {
+  return fmt::format(R"(.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u64 out)
+{{
+  .reg .u64 %rd<8>;
+  .reg .u32 %r<6>;
+  .reg .f32 %f<2>;
+  .reg .pred %p<3>;
+  ld.param.u64 %rd7, [out];
+  mov.u32 %r1, %tid.x;
+  and.b32 %r3, %r1, {0};
+  setp.ne.u32 %p2, %r3, 0;
+  mov.u32 %r2, 0;
+  mov.u64 %rd4, %clock64;
+L:
+  @%p2 bra ODD;
+  {1};
+  bra.uni NEXT;
+ODD:
+  {1};
+NEXT:
+  add.u32 %r2, %r2, 1;
+  setp.lt.u32 %p1, %r2, 8;
+  @%p1 bra L;
+  mov.u64 %rd5, %clock64;
+  setp.ne.u32 %p1, %r1, 0;
+  @%p1 bra DONE;
+  sub.u64 %rd6, %rd5, %rd4;
+  cvt.rn.f32.u64 %f1, %rd6;
+  st.global.f32 [%rd7], %f1;
+DONE:
+  ret;
+}}
+)", split ? 1 : 0, barrier);
+}
+
+TEST(Timing, DivergentWarpsPayTheirBarrierSyncSequence) {
+  config::Machine m = test_machine();
+  m.barrier_divergent_latency = 1000;
+  Timed conv = run_timed(m, divergent_barrier_kernel(false), {1, 1, 1}, {64, 1, 1});
+  Timed div = run_timed(m, divergent_barrier_kernel(true), {1, 1, 1}, {64, 1, 1});
+  ASSERT_TRUE(conv.res.ok()) << conv.res.report();
+  ASSERT_TRUE(div.res.ok()) << div.res.report();
+  // Converged warps pay nothing; a split warp arrives twice per round, each arrival holding it.
+  EXPECT_LT(conv.out[0], 8 * 1000.0f);
+  EXPECT_GE(div.out[0], 8 * 2 * 1000.0f);
+  EXPECT_LE(div.out[0], 8 * 2 * 1000.0f + 8 * 400.0f);
+  // The cost is sm.latency.barrier_divergent's: without it the split warps are as quick as the
+  // converged ones, give or take the second path's issue.
+  m.barrier_divergent_latency = 0;
+  Timed free = run_timed(m, divergent_barrier_kernel(true), {1, 1, 1}, {64, 1, 1});
+  ASSERT_TRUE(free.res.ok()) << free.res.report();
+  EXPECT_LT(free.out[0], 8 * 1000.0f);
+  // bar.sync (.aligned) carries no cost: every lane of a warp reaches it together.
+  m.barrier_divergent_latency = 1000;
+  Timed aligned = run_timed(m, divergent_barrier_kernel(false, "bar.sync 0"), {1, 1, 1}, {64, 1, 1});
+  ASSERT_TRUE(aligned.res.ok()) << aligned.res.report();
+  EXPECT_LT(aligned.out[0], 8 * 1000.0f);
+}
+
 // A pointer chase by one thread over a module buffer that nothing wrote (it reads as zero): each
 // load's value is added to the address (`ld; add`), so the next load depends on this one. With
 // stride 0 every load hits the same line; with stride 128 each touches a new line. out[0] = the
