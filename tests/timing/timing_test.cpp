@@ -417,7 +417,10 @@ TEST(Timing, AddPairsMergeIntoThreeInputAdds) {
 }
 
 // One warp issuing `n` independent mma instructions (each writes its own D from the same A, B, C).
-std::string mma_kernel(const std::string& instr, unsigned na, unsigned nb, bool sparse, unsigned n) {
+// acc: the C/D type ("f32", or "s32" for integer mma); ab: the 32-bit pattern of every A/B register
+// (default: f16x2 ones).
+std::string mma_kernel(const std::string& instr, unsigned na, unsigned nb, bool sparse, unsigned n,
+                       const std::string& acc = "f32", const std::string& ab = "0x3c003c00") {
   auto vec = [](const std::string& p, unsigned cnt, unsigned base) {
     std::string v = "{";
     for (unsigned i = 0; i < cnt; ++i) v += (i ? ", %" : "%") + p + std::to_string(base + i);
@@ -430,8 +433,8 @@ std::string mma_kernel(const std::string& instr, unsigned na, unsigned nb, bool 
 {
   .reg .b32 %a<4>;
   .reg .b32 %b<4>;
-  .reg .f32 %c<4>;
-  .reg .f32 %d<)" + std::to_string(4 * n) + R"(>;
+  .reg .)" + acc + R"( %c<4>;
+  .reg .)" + acc + R"( %d<)" + std::to_string(4 * n) + R"(>;
   .reg .b32 %e;
   .reg .u64 %rd<4>;
   .reg .u32 %r<4>;
@@ -440,15 +443,15 @@ std::string mma_kernel(const std::string& instr, unsigned na, unsigned nb, bool 
   mov.b32 %e, 0x44444444;
 )";
   for (unsigned i = 0; i < 4; ++i)
-    s += "  mov.b32 %a" + std::to_string(i) + ", 0x3c003c00;\n  mov.b32 %b" + std::to_string(i) +
-         ", 0x3c003c00;\n  mov.f32 %c" + std::to_string(i) + ", 0f00000000;\n";
+    s += "  mov.b32 %a" + std::to_string(i) + ", " + ab + ";\n  mov.b32 %b" + std::to_string(i) + ", " + ab +
+         ";\n  mov.b32 %c" + std::to_string(i) + ", 0;\n";
   for (unsigned i = 0; i < n; ++i)
     s += "  " + instr + " " + vec("d", 4, 4 * i) + ", " + vec("a", na, 0) + ", " + vec("b", nb, 0) + ", " + vec("c", 4, 0) +
          (sparse ? ", %e, 0;\n" : ";\n");
-  for (unsigned i = 1; i < n; ++i) s += "  add.f32 %d0, %d0, %d" + std::to_string(4 * i) + ";\n";
+  for (unsigned i = 1; i < n; ++i) s += "  add." + acc + " %d0, %d0, %d" + std::to_string(4 * i) + ";\n";
   s += R"(  mul.wide.u32 %rd2, %r1, 4;
   add.u64 %rd3, %rd1, %rd2;
-  st.global.f32 [%rd3], %d0;
+  st.global.)" + acc + R"( [%rd3], %d0;
   ret;
 }
 )";
@@ -524,38 +527,6 @@ TEST(Timing, MmaSyncOverheadAddsPipeCycles) {
   EXPECT_NEAR(double(slow.st.cycles - base.st.cycles), double(n * 3), 4.0);
 }
 
-// n independent m16n8k64 .s4 mma's per warp (A = B = all ones: every D element is 64), summed.
-std::string s4_mma_kernel(unsigned n) {
-  std::string s = R"(.version 8.0
-.target sm_80
-.address_size 64
-.visible .entry k(.param .u64 out)
-{
-  .reg .b32 %a<4>;
-  .reg .b32 %b<2>;
-  .reg .s32 %c<4>;
-  .reg .s32 %d<)" + std::to_string(4 * n) + R"(>;
-  .reg .u64 %rd<4>;
-  .reg .u32 %r<4>;
-  ld.param.u64 %rd1, [out];
-  mov.u32 %r1, %tid.x;
-)";
-  for (unsigned i = 0; i < 4; ++i) s += "  mov.b32 %a" + std::to_string(i) + ", 0x11111111;\n  mov.s32 %c" + std::to_string(i) + ", 0;\n";
-  for (unsigned i = 0; i < 2; ++i) s += "  mov.b32 %b" + std::to_string(i) + ", 0x11111111;\n";
-  for (unsigned i = 0; i < n; ++i)
-    s += fmt::format("  mma.sync.aligned.m16n8k64.row.col.s32.s4.s4.s32 {{%d{}, %d{}, %d{}, %d{}}}, {{%a0, %a1, %a2, %a3}}, "
-                     "{{%b0, %b1}}, {{%c0, %c1, %c2, %c3}};\n",
-                     4 * i, 4 * i + 1, 4 * i + 2, 4 * i + 3);
-  for (unsigned i = 1; i < n; ++i) s += "  add.s32 %d0, %d0, %d" + std::to_string(4 * i) + ";\n";
-  s += R"(  mul.wide.u32 %rd2, %r1, 4;
-  add.u64 %rd3, %rd1, %rd2;
-  st.global.s32 [%rd3], %d0;
-  ret;
-}
-)";
-  return s;
-}
-
 // An mma type the tensor cores lack (tensor.s4_emulation_*, the H100's .s4: ptxas calls a
 // subroutine per mma): one warp runs its mma's one after another, each for the emulation latency
 // (independent or not), and warps sharing a sub-core are bound by the emulation's issue cycles.
@@ -563,7 +534,8 @@ TEST(Timing, EmulatedMmaHoldsItsWarpAndTakesTheSubCoresCycles) {
   config::Machine m = tensor_machine();
   m.tensor_fma_i4 = 1024;
   const unsigned n = 8;
-  const std::string k = s4_mma_kernel(n);
+  // A = B = all-ones nibbles: every D element is 64.
+  const std::string k = mma_kernel("mma.sync.aligned.m16n8k64.row.col.s32.s4.s4.s32", 4, 2, false, n, "s32", "0x11111111");
   Timed native = run_timed(m, k, {1, 1, 1}, {32, 1, 1});
   ASSERT_TRUE(native.res.ok()) << native.res.report();
   EXPECT_EQ(reinterpret_cast<const int32_t&>(native.out[0]), 64 * int(n));
