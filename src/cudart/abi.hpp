@@ -32,6 +32,8 @@ enum : Error {
   ErrSymbolNotFound = 500,
   ErrNotReady = 600,
   ErrIllegalAddress = 700,
+  ErrHostMemoryAlreadyRegistered = 712,
+  ErrHostMemoryNotRegistered = 713,
   ErrLaunchFailure = 719,
   ErrCooperativeLaunchTooLarge = 720,
   ErrNotSupported = 801,

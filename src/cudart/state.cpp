@@ -299,12 +299,22 @@ bool State::is_managed_ptr(const void* p) const {
   return a >= it->first && a < it->first + it->second;
 }
 
+const std::pair<const uint64_t, State::Registered>* State::registered_range(const void* p) const {
+  uint64_t a = reinterpret_cast<uint64_t>(p);
+  auto it = registered.upper_bound(a);
+  if (it == registered.begin()) return nullptr;
+  --it;
+  return a < it->first + it->second.size ? &*it : nullptr;
+}
+
 void State::sync_managed_to_device() {
   for (auto& [a, n] : managed) dev->memory().host_write(a, reinterpret_cast<const void*>(a), n);
+  for (auto& [a, r] : registered) dev->memory().host_write(r.dev, reinterpret_cast<const void*>(a), r.size);
 }
 
 void State::sync_managed_to_host() {
   for (auto& [a, n] : managed) dev->memory().host_read(a, reinterpret_cast<void*>(a), n);
+  for (auto& [a, r] : registered) dev->memory().host_read(r.dev, reinterpret_cast<void*>(a), r.size);
 }
 
 void State::print_summary() {

@@ -67,6 +67,7 @@ struct CallConfig {
 struct EventObj {
   double ns = 0;
   bool recorded = false;
+  unsigned flags = 0;  // cudaEventBlockingSync 1, cudaEventDisableTiming 2, cudaEventInterprocess 4
 };
 struct StreamObj {
   int flags = 0;
@@ -101,6 +102,16 @@ class State {
   std::map<const void*, VarEntry> vars;         // host shadow address -> variable
   std::map<void*, size_t> host_allocs;          // cudaMallocHost/cudaHostAlloc
   std::map<uint64_t, size_t> managed;           // cudaMallocManaged: host view mapped at the device address
+  // cudaHostRegister: host range -> its device mirror (kernels reach it through the pointer
+  // cudaHostGetDevicePointer gives; synchronised around kernels as managed memory is).
+  struct Registered {
+    uint64_t dev = 0;
+    size_t size = 0;
+    unsigned flags = 0;
+  };
+  std::map<uint64_t, Registered> registered;
+  // The registered range holding host address p, or nullptr.
+  const std::pair<const uint64_t, Registered>* registered_range(const void* p) const;
   std::set<StreamObj*> streams;
   std::set<EventObj*> events;
   int sticky = 0;                               // a kernel fault: every later call returns it

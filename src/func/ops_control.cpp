@@ -351,6 +351,11 @@ bool dec_call(DecodeCtx& c, const Instruction& ins, DInstr& out) {
       cs.builtin = CallSite::AssertFail;
     } else if (target.name == "malloc" || target.name == "free") {
       cs.builtin = target.name == "malloc" ? CallSite::Malloc : CallSite::Free;
+    } else if (target.name.rfind("__cudaCDP", 0) == 0 || target.name.rfind("cudaLaunchDevice", 0) == 0 ||
+               target.name.rfind("cudaGetParameterBuffer", 0) == 0) {
+      // The device runtime of CUDA dynamic parallelism (libcudadevrt): child grids are not modelled.
+      return c.fail(fmt::format("call to '{}': dynamic parallelism (kernel launches from device code, "
+                                "-rdc=true -lcudadevrt) is not supported by warpsim", target.name));
     } else {
       return c.fail(fmt::format("call to '{}', which is declared but not defined in this module", target.name));
     }
