@@ -37,6 +37,7 @@ enum : Error {
   ErrLaunchFailure = 719,
   ErrCooperativeLaunchTooLarge = 720,
   ErrNotSupported = 801,
+  ErrGraphExecUpdateFailure = 910,
   ErrStreamCaptureUnsupported = 900,
   ErrStreamCaptureUnmatched = 903,
   ErrUnknown = 999,
