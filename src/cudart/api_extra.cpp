@@ -7,6 +7,8 @@
 // Per-thread default stream: operations run synchronously in call order on this single simulated
 // device, which is one valid schedule of the per-thread stream's semantics (it synchronises only
 // with itself), so the variants forward to the plain functions.
+#include <fmt/format.h>
+
 #include <map>
 #include <set>
 
@@ -343,4 +345,39 @@ CUDART_API abi::Error cudaMallocFromPoolAsync(void** p, size_t n, void* pool, ab
 }
 CUDART_API abi::Error cudaMallocFromPoolAsync_ptsz(void** p, size_t n, void* pool, abi::Stream s) {
   return cudaMallocFromPoolAsync(p, n, pool, s);
+}
+
+// ------------------------------------------------------------------ driver entry points
+
+// The driver API is not simulated (src/cudart/libcuda_stub.cpp), so no entry point is found: the
+// function pointer is cleared and the query result says so (a caller that checks only the pointer
+// must not call through a stale one), with one explanation on stderr.
+namespace {
+int no_driver_entry(const char* symbol, void** fn, int* status) {
+  if (fn) *fn = nullptr;
+  if (status) *status = 1;  // cudaDriverEntryPointSymbolNotFound
+  static bool told = false;
+  if (!told)
+    fmt::print(stderr, "warpsim: cudaGetDriverEntryPoint(\"{}\"): the CUDA driver API is not simulated; no entry "
+                       "point is returned\n", symbol ? symbol : "(null)");
+  told = true;
+  return ret(abi::ErrNotSupported);
+}
+}  // namespace
+
+CUDART_API abi::Error cudaGetDriverEntryPoint(const char* symbol, void** fn, unsigned long long, int* status) {
+  if (!symbol || !fn) return ret(abi::ErrInvalidValue);
+  return no_driver_entry(symbol, fn, status);
+}
+CUDART_API abi::Error cudaGetDriverEntryPoint_ptsz(const char* symbol, void** fn, unsigned long long flags, int* status) {
+  return cudaGetDriverEntryPoint(symbol, fn, flags, status);
+}
+CUDART_API abi::Error cudaGetDriverEntryPointByVersion(const char* symbol, void** fn, unsigned int, unsigned long long,
+                                                       int* status) {
+  if (!symbol || !fn) return ret(abi::ErrInvalidValue);
+  return no_driver_entry(symbol, fn, status);
+}
+CUDART_API abi::Error cudaGetDriverEntryPointByVersion_ptsz(const char* symbol, void** fn, unsigned int v,
+                                                            unsigned long long flags, int* status) {
+  return cudaGetDriverEntryPointByVersion(symbol, fn, v, flags, status);
 }

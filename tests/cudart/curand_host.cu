@@ -1,6 +1,7 @@
 // The cuRAND host API (curandCreateGenerator) generates on the GPU through the CUDA driver API,
 // which warpsim does not simulate: it must fail with cuRAND's own error and warpsim's explanation
-// on stderr, not crash or hang, and the program's runtime-API work must carry on.
+// on stderr, not crash or hang, and the program's runtime-API work must carry on. Likewise
+// cudaGetDriverEntryPoint finds nothing (and clears the pointer).
 #include <curand.h>
 
 #include <cstdio>
@@ -15,6 +16,12 @@ int main() {
               : st == CURAND_STATUS_INITIALIZATION_FAILED ? "CURAND_STATUS_INITIALIZATION_FAILED"
                                                           : "another error");
   if (st == CURAND_STATUS_SUCCESS) curandDestroyGenerator(gen);
+  void* fn = reinterpret_cast<void*>(&twice);
+  cudaDriverEntryPointQueryResult q = cudaDriverEntryPointSuccess;
+  cudaError_t ge = cudaGetDriverEntryPoint("cuLaunchKernel", &fn, cudaEnableDefault, &q);
+  std::printf("cudaGetDriverEntryPoint(cuLaunchKernel): %s, pointer %s\n", ge == cudaSuccess ? "found" : "not found",
+              fn ? "set" : "null");
+  cudaGetLastError();
   float* d;
   cudaMalloc(&d, 32 * sizeof(float));
   twice<<<1, 32>>>(d);
