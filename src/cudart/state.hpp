@@ -108,6 +108,7 @@ class State {
     uint64_t dev = 0;
     size_t size = 0;
     unsigned flags = 0;
+    std::vector<uint8_t> sent;  // what the mirror was given before the kernels (see sync_managed_to_host)
   };
   std::map<uint64_t, Registered> registered;
   // The registered range holding host address p, or nullptr.
