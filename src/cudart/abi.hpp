@@ -214,12 +214,16 @@ struct AccessPolicyWindow {
 };
 constexpr int LaunchAttributeAccessPolicyWindow = 1;  // = cudaStreamAttributeAccessPolicyWindow
 constexpr int LaunchAttributeCooperative = 2;         // cudaLaunchAttributeCooperative
+constexpr int LaunchAttributeClusterDimension = 4;    // cudaLaunchAttributeClusterDimension
 // cudaLaunchAttributeValue (= cudaStreamAttrValue): a 64-byte union.
 union LaunchAttributeValue {
   char pad[64];
   AccessPolicyWindow accessPolicyWindow;
   int cooperative;
   int priority;
+  struct {
+    unsigned x, y, z;
+  } clusterDim;
 };
 // cudaLaunchAttribute: the id, padded to 8 bytes, then the value.
 struct LaunchAttribute {

@@ -235,7 +235,7 @@ CUDART_API abi::Error cudaHostRegister(void* ptr, size_t size, unsigned int flag
   uint64_t d = s.dev->memory().allocate(size, 256, "cudaHostRegister");
   if (!d) return ret(abi::ErrMemoryAllocation);
   s.dev->memory().host_write(d, ptr, size);
-  s.registered[a] = State::Registered{d, size, flags};
+  s.registered[a] = State::Registered{d, size, flags, {}};
   return 0;
 }
 CUDART_API abi::Error cudaHostUnregister(void* ptr) {

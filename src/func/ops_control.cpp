@@ -533,6 +533,15 @@ bool decode_nop(DecodeCtx&, const Instruction&, DInstr& out) {
   return true;
 }
 
+namespace {
+// Clusters run as one CTA each (cluster special registers read as for a one-CTA cluster), so
+// there is no other CTA's shared memory to map.
+bool dec_dsmem(DecodeCtx& c, const Instruction& ins, DInstr&) {
+  return c.fail(fmt::format("'{}': distributed shared memory of multi-CTA clusters is not supported by warpsim",
+                            opcode_name(ins.op)));
+}
+}  // namespace
+
 void register_control_ops() {
   register_decoder(Opcode::Bra, dec_bra);
   register_decoder(Opcode::BrxIdx, dec_brx);
@@ -549,6 +558,8 @@ void register_control_ops() {
   register_decoder(Opcode::Setmaxnreg, decode_nop);
   register_decoder(Opcode::Bar, dec_bar);
   register_decoder(Opcode::Barrier, dec_bar);
+  register_decoder(Opcode::Mapa, dec_dsmem);
+  register_decoder(Opcode::Getctarank, dec_dsmem);
 }
 
 }  // namespace warpsim::func
