@@ -32,9 +32,12 @@ enum : Error {
   ErrSymbolNotFound = 500,
   ErrNotReady = 600,
   ErrIllegalAddress = 700,
+  ErrHostMemoryAlreadyRegistered = 712,
+  ErrHostMemoryNotRegistered = 713,
   ErrLaunchFailure = 719,
   ErrCooperativeLaunchTooLarge = 720,
   ErrNotSupported = 801,
+  ErrGraphExecUpdateFailure = 910,
   ErrStreamCaptureUnsupported = 900,
   ErrStreamCaptureUnmatched = 903,
   ErrUnknown = 999,
@@ -211,12 +214,16 @@ struct AccessPolicyWindow {
 };
 constexpr int LaunchAttributeAccessPolicyWindow = 1;  // = cudaStreamAttributeAccessPolicyWindow
 constexpr int LaunchAttributeCooperative = 2;         // cudaLaunchAttributeCooperative
+constexpr int LaunchAttributeClusterDimension = 4;    // cudaLaunchAttributeClusterDimension
 // cudaLaunchAttributeValue (= cudaStreamAttrValue): a 64-byte union.
 union LaunchAttributeValue {
   char pad[64];
   AccessPolicyWindow accessPolicyWindow;
   int cooperative;
   int priority;
+  struct {
+    unsigned x, y, z;
+  } clusterDim;
 };
 // cudaLaunchAttribute: the id, padded to 8 bytes, then the value.
 struct LaunchAttribute {

@@ -266,3 +266,17 @@ CUDART_API abi::Error cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBloc
                                                                     size_t dynamicSMemSize) {
   return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks, func, blockSize, dynamicSMemSize, 0);
 }
+
+// The cudaThread* names of CUDA 3 (removed from the CUDA 13 headers, still exported by its
+// libcudart and called by old programs built against CUDA 12) are the cudaDevice* calls.
+CUDART_API abi::Error cudaThreadSynchronize() { return cudaDeviceSynchronize(); }
+CUDART_API abi::Error cudaThreadExit() { return cudaDeviceReset(); }
+CUDART_API abi::Error cudaThreadSetLimit(int limit, size_t value) { return cudaDeviceSetLimit(limit, value); }
+CUDART_API abi::Error cudaThreadGetLimit(size_t* value, int limit) { return cudaDeviceGetLimit(value, limit); }
+CUDART_API abi::Error cudaThreadSetCacheConfig(int c) { return cudaDeviceSetCacheConfig(c); }
+CUDART_API abi::Error cudaThreadGetCacheConfig(int* c) { return cudaDeviceGetCacheConfig(c); }
+CUDART_API abi::Error cudaDeviceGetSharedMemConfig(int* c) {
+  if (!c) return ret(abi::ErrInvalidValue);
+  *c = 1;  // cudaSharedMemBankSizeFourByte
+  return 0;
+}

@@ -7,7 +7,10 @@
 // Per-thread default stream: operations run synchronously in call order on this single simulated
 // device, which is one valid schedule of the per-thread stream's semantics (it synchronises only
 // with itself), so the variants forward to the plain functions.
+#include <fmt/format.h>
+
 #include <map>
+#include <set>
 
 #include "cudart/abi.hpp"
 #include "cudart/export.hpp"
@@ -212,17 +215,44 @@ CUDART_API abi::Error cudaOccupancyAvailableDynamicSMemPerBlock(size_t* dyn, con
 
 // ------------------------------------------------------------------ memory pools
 
-// One default pool per device (stream-ordered allocation is cudaMallocAsync); its attributes are
-// kept and reported back, and have no effect on the simulated allocator.
+// Memory pools: the device's default pool and those cudaMemPoolCreate makes. Their attributes and
+// access descriptors are kept and reported back; every pool allocates from the one simulated
+// device allocator (stream-ordered allocation is cudaMallocAsync), so they change no result.
 namespace {
 struct MemPool {
   std::map<int, unsigned long long> attrs;
+  int access = 3;  // cudaMemAccessFlagsProtReadWrite for the owning device
 };
 MemPool& default_pool() {
   static MemPool p;
   return p;
 }
+std::set<MemPool*>& created_pools() {
+  static std::set<MemPool*> s;
+  return s;
+}
+MemPool*& current_pool() {
+  static MemPool* p = &default_pool();
+  return p;
+}
+bool known_pool(void* p) {
+  return p == &default_pool() || created_pools().count(static_cast<MemPool*>(p));
+}
 constexpr int kMemPoolAttrMin = 1, kMemPoolAttrMax = 8;  // cudaMemPoolReuseFollowEventDependencies .. UsedMemHigh
+// cudaMemPoolProps / cudaMemLocation / cudaMemAccessDesc as the CUDA headers lay them out.
+struct MemLocation {
+  int type;  // cudaMemLocationTypeDevice = 1
+  int id;
+};
+struct MemPoolPropsHead {
+  int allocType;  // cudaMemAllocationTypePinned = 1
+  int handleTypes;
+  MemLocation location;
+};
+struct MemAccessDesc {
+  MemLocation location;
+  int flags;
+};
 }  // namespace
 
 CUDART_API abi::Error cudaDeviceGetDefaultMemPool(void** pool, int device) {
@@ -231,34 +261,123 @@ CUDART_API abi::Error cudaDeviceGetDefaultMemPool(void** pool, int device) {
   *pool = &default_pool();
   return 0;
 }
-CUDART_API abi::Error cudaDeviceGetMemPool(void** pool, int device) { return cudaDeviceGetDefaultMemPool(pool, device); }
+CUDART_API abi::Error cudaDeviceGetMemPool(void** pool, int device) {
+  if (!pool) return ret(abi::ErrInvalidValue);
+  if (device != 0) return ret(abi::ErrInvalidDevice);
+  *pool = current_pool();
+  return 0;
+}
 CUDART_API abi::Error cudaDeviceSetMemPool(int device, void* pool) {
   if (device != 0) return ret(abi::ErrInvalidDevice);
-  return pool == &default_pool() ? 0 : ret(abi::ErrInvalidValue);
+  if (!known_pool(pool)) return ret(abi::ErrInvalidValue);
+  current_pool() = static_cast<MemPool*>(pool);
+  return 0;
+}
+// CUDA 13's location-based forms; only the device location (and its pinned allocations) exists.
+CUDART_API abi::Error cudaMemGetDefaultMemPool(void** pool, MemLocation* loc, int type) {
+  if (!pool || !loc || type != 1) return ret(abi::ErrInvalidValue);
+  if (loc->type != 1) return ret(abi::ErrNotSupported);
+  return cudaDeviceGetDefaultMemPool(pool, loc->id);
+}
+CUDART_API abi::Error cudaMemGetMemPool(void** pool, MemLocation* loc, int type) {
+  if (!pool || !loc || type != 1) return ret(abi::ErrInvalidValue);
+  if (loc->type != 1) return ret(abi::ErrNotSupported);
+  return cudaDeviceGetMemPool(pool, loc->id);
+}
+CUDART_API abi::Error cudaMemSetMemPool(MemLocation* loc, int type, void* pool) {
+  if (!loc || type != 1) return ret(abi::ErrInvalidValue);
+  if (loc->type != 1) return ret(abi::ErrNotSupported);
+  return cudaDeviceSetMemPool(loc->id, pool);
+}
+CUDART_API abi::Error cudaMemPoolCreate(void** pool, const MemPoolPropsHead* props) {
+  if (!pool || !props) return ret(abi::ErrInvalidValue);
+  if (props->allocType != 1 || props->location.type != 1) return ret(abi::ErrInvalidValue);
+  if (props->location.id != 0) return ret(abi::ErrInvalidDevice);
+  MemPool* p = new MemPool;
+  created_pools().insert(p);
+  *pool = p;
+  return 0;
+}
+CUDART_API abi::Error cudaMemPoolDestroy(void* pool) {
+  auto it = created_pools().find(static_cast<MemPool*>(pool));
+  if (it == created_pools().end()) return ret(abi::ErrInvalidValue);
+  if (current_pool() == *it) current_pool() = &default_pool();
+  delete *it;
+  created_pools().erase(it);
+  return 0;
+}
+CUDART_API abi::Error cudaMemPoolSetAccess(void* pool, const MemAccessDesc* descs, size_t count) {
+  if (!known_pool(pool) || (count && !descs)) return ret(abi::ErrInvalidValue);
+  for (size_t i = 0; i < count; ++i) {
+    if (descs[i].location.type != 1 || descs[i].location.id != 0) return ret(abi::ErrInvalidDevice);
+    static_cast<MemPool*>(pool)->access = descs[i].flags;
+  }
+  return 0;
+}
+CUDART_API abi::Error cudaMemPoolGetAccess(int* flags, void* pool, MemLocation* loc) {
+  if (!flags || !loc || !known_pool(pool)) return ret(abi::ErrInvalidValue);
+  if (loc->type != 1 || loc->id != 0) return ret(abi::ErrInvalidDevice);
+  *flags = static_cast<MemPool*>(pool)->access;
+  return 0;
 }
 CUDART_API abi::Error cudaMemPoolSetAttribute(void* pool, int attr, void* value) {
-  if (pool != &default_pool() || !value || attr < kMemPoolAttrMin || attr > kMemPoolAttrMax)
+  if (!known_pool(pool) || !value || attr < kMemPoolAttrMin || attr > kMemPoolAttrMax)
     return ret(abi::ErrInvalidValue);
   // The boolean attributes (1..3) are int, the sizes (4..8) cuuint64_t.
-  default_pool().attrs[attr] = attr <= 3 ? unsigned(*static_cast<int*>(value)) : *static_cast<unsigned long long*>(value);
+  static_cast<MemPool*>(pool)->attrs[attr] =
+      attr <= 3 ? unsigned(*static_cast<int*>(value)) : *static_cast<unsigned long long*>(value);
   return 0;
 }
 CUDART_API abi::Error cudaMemPoolGetAttribute(void* pool, int attr, void* value) {
-  if (pool != &default_pool() || !value || attr < kMemPoolAttrMin || attr > kMemPoolAttrMax)
+  if (!known_pool(pool) || !value || attr < kMemPoolAttrMin || attr > kMemPoolAttrMax)
     return ret(abi::ErrInvalidValue);
-  auto it = default_pool().attrs.find(attr);
-  unsigned long long v = it == default_pool().attrs.end() ? (attr <= 3 ? 1 : 0) : it->second;
+  auto& attrs = static_cast<MemPool*>(pool)->attrs;
+  auto it = attrs.find(attr);
+  unsigned long long v = it == attrs.end() ? (attr <= 3 ? 1 : 0) : it->second;
   if (attr <= 3) *static_cast<int*>(value) = int(v);
   else *static_cast<unsigned long long*>(value) = v;
   return 0;
 }
-CUDART_API abi::Error cudaMemPoolTrimTo(void* pool, size_t) {
-  return pool == &default_pool() ? 0 : ret(abi::ErrInvalidValue);
-}
+CUDART_API abi::Error cudaMemPoolTrimTo(void* pool, size_t) { return known_pool(pool) ? 0 : ret(abi::ErrInvalidValue); }
 CUDART_API abi::Error cudaMallocFromPoolAsync(void** p, size_t n, void* pool, abi::Stream s) {
-  if (pool != &default_pool()) return ret(abi::ErrInvalidValue);
+  if (!known_pool(pool)) return ret(abi::ErrInvalidValue);
   return cudaMallocAsync(p, n, s);
 }
 CUDART_API abi::Error cudaMallocFromPoolAsync_ptsz(void** p, size_t n, void* pool, abi::Stream s) {
   return cudaMallocFromPoolAsync(p, n, pool, s);
+}
+
+// ------------------------------------------------------------------ driver entry points
+
+// The driver API is not simulated (src/cudart/libcuda_stub.cpp), so no entry point is found: the
+// function pointer is cleared and the query result says so (a caller that checks only the pointer
+// must not call through a stale one), with one explanation on stderr.
+namespace {
+int no_driver_entry(const char* symbol, void** fn, int* status) {
+  if (fn) *fn = nullptr;
+  if (status) *status = 1;  // cudaDriverEntryPointSymbolNotFound
+  static bool told = false;
+  if (!told)
+    fmt::print(stderr, "warpsim: cudaGetDriverEntryPoint(\"{}\"): the CUDA driver API is not simulated; no entry "
+                       "point is returned\n", symbol ? symbol : "(null)");
+  told = true;
+  return ret(abi::ErrNotSupported);
+}
+}  // namespace
+
+CUDART_API abi::Error cudaGetDriverEntryPoint(const char* symbol, void** fn, unsigned long long, int* status) {
+  if (!symbol || !fn) return ret(abi::ErrInvalidValue);
+  return no_driver_entry(symbol, fn, status);
+}
+CUDART_API abi::Error cudaGetDriverEntryPoint_ptsz(const char* symbol, void** fn, unsigned long long flags, int* status) {
+  return cudaGetDriverEntryPoint(symbol, fn, flags, status);
+}
+CUDART_API abi::Error cudaGetDriverEntryPointByVersion(const char* symbol, void** fn, unsigned int, unsigned long long,
+                                                       int* status) {
+  if (!symbol || !fn) return ret(abi::ErrInvalidValue);
+  return no_driver_entry(symbol, fn, status);
+}
+CUDART_API abi::Error cudaGetDriverEntryPointByVersion_ptsz(const char* symbol, void** fn, unsigned int v,
+                                                            unsigned long long flags, int* status) {
+  return cudaGetDriverEntryPointByVersion(symbol, fn, v, flags, status);
 }

@@ -179,6 +179,10 @@ CUDART_API abi::Error cudaHostGetFlags(unsigned int* flags, void* host) {
   State& s = State::get();
   std::lock_guard g(s.mu);
   if (!flags) return ret(abi::ErrInvalidValue);
+  if (auto* r = s.registered_range(host)) {
+    *flags = r->second.flags;
+    return 0;
+  }
   if (!s.host_allocs.count(host)) return ret(abi::ErrInvalidValue);
   auto it = host_alloc_flags().find(host);
   *flags = it == host_alloc_flags().end() ? 0 : it->second;
@@ -193,11 +197,10 @@ CUDART_API abi::Error cudaHostGetDevicePointer(void** dev, void* host, unsigned 
     *dev = host;
     return 0;
   }
-  static bool told = false;
-  if (!told)
-    fmt::print(stderr, "warpsim: cudaHostGetDevicePointer: only memory from cudaHostAlloc(..., cudaHostAllocMapped) "
-                       "is mapped into the simulated device\n");
-  told = true;
+  if (auto* r = s.registered_range(host)) {
+    *dev = reinterpret_cast<void*>(r->second.dev + (addr(host) - r->first));
+    return 0;
+  }
   return ret(abi::ErrInvalidValue);
 }
 
@@ -216,9 +219,34 @@ CUDART_API abi::Error cudaFreeHost(void* ptr) {
   return 0;
 }
 
-// Host memory is only ever touched by copies here, so registering it changes nothing.
-CUDART_API abi::Error cudaHostRegister(void* ptr, size_t size, unsigned int flags) { return 0; }
-CUDART_API abi::Error cudaHostUnregister(void* ptr) { return 0; }
+// Registered host memory gets a device mirror that kernels reach through cudaHostGetDevicePointer's
+// pointer: the simulated device cannot map the program's heap at its own address, so
+// cudaDevAttrCanUseHostPointerForRegisteredMem is 0 (as on systems without that ability) and
+// programs ask for the device pointer, as the CUDA guide tells them to there. The mirror is
+// refreshed from the host before every kernel and copied back after it (like managed memory).
+CUDART_API abi::Error cudaHostRegister(void* ptr, size_t size, unsigned int flags) {
+  State& s = State::get();
+  std::lock_guard g(s.mu);
+  if (int e = check_sticky(s)) return e;
+  if (!ptr || size == 0 || flags > 0xf) return ret(abi::ErrInvalidValue);
+  const uint64_t a = addr(ptr);
+  for (auto& [h, r] : s.registered)
+    if (a < h + r.size && h < a + size) return ret(abi::ErrHostMemoryAlreadyRegistered);
+  uint64_t d = s.dev->memory().allocate(size, 256, "cudaHostRegister");
+  if (!d) return ret(abi::ErrMemoryAllocation);
+  s.dev->memory().host_write(d, ptr, size);
+  s.registered[a] = State::Registered{d, size, flags, {}};
+  return 0;
+}
+CUDART_API abi::Error cudaHostUnregister(void* ptr) {
+  State& s = State::get();
+  std::lock_guard g(s.mu);
+  auto it = s.registered.find(addr(ptr));
+  if (it == s.registered.end()) return ret(abi::ErrHostMemoryNotRegistered);
+  s.dev->memory().release(it->second.dev);
+  s.registered.erase(it);
+  return 0;
+}
 
 CUDART_API abi::Error cudaMemcpy(void* dst, const void* src, size_t count, int kind) {
   State& s = State::get();
@@ -307,6 +335,10 @@ CUDART_API abi::Error cudaPointerGetAttributes(abi::PointerAttributes* attr, con
   } else if (s.is_managed_ptr(ptr)) {
     attr->type = 3;
     attr->devicePointer = attr->hostPointer = const_cast<void*>(ptr);
+  } else if (auto* r = s.registered_range(ptr)) {
+    attr->type = 1;
+    attr->hostPointer = const_cast<void*>(ptr);
+    attr->devicePointer = reinterpret_cast<void*>(r->second.dev + (addr(ptr) - r->first));
   } else if (s.is_device_ptr(ptr)) {
     attr->type = 2;
     attr->devicePointer = const_cast<void*>(ptr);

@@ -134,11 +134,13 @@ CUDART_API abi::Error cudaStreamAddCallback(abi::Stream stream, void (*cb)(abi::
   return 0;
 }
 
-CUDART_API abi::Error cudaEventCreateWithFlags(abi::Event* event, unsigned int) {
+CUDART_API abi::Error cudaEventCreateWithFlags(abi::Event* event, unsigned int flags) {
   State& s = State::get();
   std::lock_guard g(s.mu);
-  if (!event) return ret(abi::ErrInvalidValue);
+  // An interprocess event must also disable timing.
+  if (!event || flags > 7 || ((flags & 4) && !(flags & 2))) return ret(abi::ErrInvalidValue);
   auto* e = new EventObj{};
+  e->flags = flags;
   s.events.insert(e);
   *event = e;
   return 0;
@@ -181,8 +183,25 @@ CUDART_API abi::Error cudaEventElapsedTime(float* ms, abi::Event start, abi::Eve
   std::lock_guard g(s.mu);
   auto* a = static_cast<EventObj*>(start);
   auto* b = static_cast<EventObj*>(end);
-  if (!ms || !s.events.count(a) || !s.events.count(b)) return ret(abi::ErrInvalidResourceHandle);
-  if (!a->recorded || !b->recorded) return ret(abi::ErrInvalidResourceHandle);
+  if (!ms) return ret(abi::ErrInvalidValue);
+  if (!s.events.count(a) || !s.events.count(b)) return ret(abi::ErrInvalidResourceHandle);
+  // Never recorded, or created with cudaEventDisableTiming: no time to give (the runtime's answer).
+  if (!a->recorded || !b->recorded || ((a->flags | b->flags) & 2)) return ret(abi::ErrInvalidResourceHandle);
   *ms = float((b->ns - a->ns) / 1e6);
   return 0;
+}
+
+// Managed memory is visible to every stream here (it is synchronised at kernel boundaries), so
+// attaching it to one changes nothing; the arguments are checked as the runtime checks them.
+CUDART_API abi::Error cudaStreamAttachMemAsync(abi::Stream stream, void* ptr, size_t length, unsigned int flags) {
+  State& s = State::get();
+  std::lock_guard g(s.mu);
+  if (!valid_stream(s, stream)) return ret(abi::ErrInvalidResourceHandle);
+  // cudaMemAttachGlobal 1, cudaMemAttachHost 2, cudaMemAttachSingle 4: exactly one.
+  if (flags != 1 && flags != 2 && flags != 4) return ret(abi::ErrInvalidValue);
+  if (!ptr || (length != 0 && !s.is_managed_ptr(static_cast<char*>(ptr) + length - 1))) return ret(abi::ErrInvalidValue);
+  return s.sticky ? ret(s.sticky) : 0;
+}
+CUDART_API abi::Error cudaStreamAttachMemAsync_ptsz(abi::Stream stream, void* ptr, size_t length, unsigned int flags) {
+  return cudaStreamAttachMemAsync(stream, ptr, length, flags);
 }

@@ -101,7 +101,10 @@ bool device_attribute(const runtime::GpuSpec& g, int attr, int& v) {
     case 84: case 85: case 86: v = 0; return true;
     case 87: v = 2; return true;
     case 88: case 89: v = 0; return true;
-    case 90: case 91: v = 1; return true;
+    case 90: v = 1; return true;
+    // cudaDevAttrCanUseHostPointerForRegisteredMem: registered memory has a device mirror at
+    // another address (cudaHostRegister in api_memory.cpp).
+    case 91: v = 0; return true;
     case 95: v = 1; return true;
     case 97: v = int(g.smem_per_block_optin); return true;
     case 98: case 99: v = 1; return true;

@@ -307,12 +307,35 @@ bool State::is_managed_ptr(const void* p) const {
   return a >= it->first && a < it->first + it->second;
 }
 
-void State::sync_managed_to_device() {
-  for (auto& [a, n] : managed) dev->memory().host_write(a, reinterpret_cast<const void*>(a), n);
+const std::pair<const uint64_t, State::Registered>* State::registered_range(const void* p) const {
+  uint64_t a = reinterpret_cast<uint64_t>(p);
+  auto it = registered.upper_bound(a);
+  if (it == registered.begin()) return nullptr;
+  --it;
+  return a < it->first + it->second.size ? &*it : nullptr;
 }
 
+void State::sync_managed_to_device() {
+  for (auto& [a, n] : managed) dev->memory().host_write(a, reinterpret_cast<const void*>(a), n);
+  for (auto& [a, r] : registered) {
+    r.sent.assign(reinterpret_cast<const uint8_t*>(a), reinterpret_cast<const uint8_t*>(a) + r.size);
+    dev->memory().host_write(r.dev, r.sent.data(), r.size);
+  }
+}
+
+// Registered memory gets back only the bytes the kernels changed: a program may free a buffer it
+// forgot to unregister, and a mirror nobody wrote must not be copied over the freed memory.
 void State::sync_managed_to_host() {
   for (auto& [a, n] : managed) dev->memory().host_read(a, reinterpret_cast<void*>(a), n);
+  std::vector<uint8_t> now;
+  for (auto& [a, r] : registered) {
+    if (r.sent.size() != r.size) continue;
+    now.resize(r.size);
+    dev->memory().host_read(r.dev, now.data(), r.size);
+    uint8_t* host = reinterpret_cast<uint8_t*>(a);
+    for (size_t i = 0; i < r.size; ++i)
+      if (now[i] != r.sent[i]) host[i] = now[i];
+  }
 }
 
 void State::print_summary() {

@@ -39,6 +39,7 @@ struct KernelEntry {
   int carveout = -1;              // cudaFuncAttributePreferredSharedMemoryCarveout
   KernelResources res;            // registers, stack, launch bounds (set by resolve)
   bool regs_estimated = false;    // no cubin: registers estimated from the PTX
+  int cluster_feature = -2;       // first instruction that needs multi-CTA clusters, -1 none, -2 not yet looked for
 };
 
 // Registers per thread estimated from a kernel's PTX when the fatbinary has no cubin for the
@@ -67,6 +68,7 @@ struct CallConfig {
 struct EventObj {
   double ns = 0;
   bool recorded = false;
+  unsigned flags = 0;  // cudaEventBlockingSync 1, cudaEventDisableTiming 2, cudaEventInterprocess 4
 };
 struct StreamObj {
   int flags = 0;
@@ -101,6 +103,17 @@ class State {
   std::map<const void*, VarEntry> vars;         // host shadow address -> variable
   std::map<void*, size_t> host_allocs;          // cudaMallocHost/cudaHostAlloc
   std::map<uint64_t, size_t> managed;           // cudaMallocManaged: host view mapped at the device address
+  // cudaHostRegister: host range -> its device mirror (kernels reach it through the pointer
+  // cudaHostGetDevicePointer gives; synchronised around kernels as managed memory is).
+  struct Registered {
+    uint64_t dev = 0;
+    size_t size = 0;
+    unsigned flags = 0;
+    std::vector<uint8_t> sent;  // what the mirror was given before the kernels (see sync_managed_to_host)
+  };
+  std::map<uint64_t, Registered> registered;
+  // The registered range holding host address p, or nullptr.
+  const std::pair<const uint64_t, Registered>* registered_range(const void* p) const;
   std::set<StreamObj*> streams;
   std::set<EventObj*> events;
   int sticky = 0;                               // a kernel fault: every later call returns it

@@ -1,5 +1,13 @@
 // Asynchronous copies and mbarriers (PTX ISA 8.7: 9.7.9.25 cp.async, cp.async.commit_group,
-// cp.async.wait_group/wait_all, cp.async.mbarrier.arrive; 9.7.13.15 mbarrier).
+// cp.async.wait_group/wait_all, cp.async.mbarrier.arrive, the non-tensor cp.async.bulk forms and
+// cp.async.bulk.commit_group/wait_group; 9.7.13.15 mbarrier).
+//
+// cp.async.bulk model (sm_90's bulk copy engine, what cuda::memcpy_async with a 16-byte aligned
+// size and a cuda::barrier compiles to): the copy is done when it is issued, and for the
+// mbarrier::complete_tx forms the tx-count of the mbarrier is then decreased by the size (a
+// complete-tx before the matching expect-tx leaves it negative, as the ISA allows). The bulk-group
+// waits have nothing left to wait for. The copy is not shown to the timing model (no memory
+// traffic, no latency): the functional result is exact, its cost is not modelled.
 //
 // cp.async model: a thread's copy reads its source (cp-size bytes, zero-filled past src-size, all
 // zero with ignore-src) when it is issued and writes shared memory when it completes. Copies are
@@ -317,6 +325,118 @@ void exec_cp_mb_arrive(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
   }
 }
 
+// ------------------------------------------------------------------ cp.async.bulk
+
+constexpr uint32_t kBulkG2S = 0, kBulkS2S = 1, kBulkS2G = 2;
+constexpr uint32_t kBulkMbarVar = 1u << 24;  // the mbarrier operand names a shared variable
+
+// ops: [dst base, src base, size, mbar base (or none), mbar offset, mbar shared-variable id];
+// imm/target/flags bits 8-10: the destination (lane_address), imm2: source offset, width: kind.
+void exec_cp_bulk(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
+  const Ref* ops = ctx.ops(in);
+  const uint64_t* db = ops[0].is_none() ? nullptr : ctx.src(ops[0]);
+  const uint64_t* sb = ops[1].is_none() ? nullptr : ctx.src(ops[1]);
+  const uint64_t* sz = ctx.src(ops[2]);
+  const uint64_t* mb = in.width == kBulkS2G || ops[3].is_none() ? nullptr : ctx.src(ops[3]);
+  const uint64_t* moff = in.width == kBulkS2G ? nullptr : ctx.src(ops[4]);
+  const uint64_t* mvar = (in.flags & kBulkMbarVar) ? ctx.src(ops[5]) : nullptr;
+  for (unsigned l = 0; l < kWarpSize; ++l) {
+    if (!(mask >> l & 1)) continue;
+    const uint64_t da = lane_address(ctx, in, db, l), sa = uint64_t(in.imm2) + (sb ? sb[l] : 0);
+    const uint32_t n = uint32_t(sz[l]);
+    if ((n & 15) || (da & 15) || (sa & 15)) {
+      ctx.fault(FaultKind::MisalignedAddress, l, (da & 15) ? da : sa,
+                fmt::format("cp.async.bulk of {} bytes from 0x{:x} to 0x{:x}: addresses and size must be multiples of 16",
+                            n, sa, da));
+      return;
+    }
+    const AccessSpace src_sp = in.width == kBulkG2S ? AccessSpace::Global : AccessSpace::Shared;
+    const AccessSpace dst_sp = in.width == kBulkS2G ? AccessSpace::Global : AccessSpace::Shared;
+    // Not traced: the timing model does not see bulk copies (see the header).
+    auto* trace = ctx.launch.trace;
+    ctx.launch.trace = nullptr;
+    for (uint32_t off = 0; off < n; off += 16) {
+      const uint8_t* sp = resolve_access(ctx, src_sp, l, sa + off, 16, false);
+      if (!sp) { ctx.launch.trace = trace; return; }
+      uint8_t chunk[16];
+      std::memcpy(chunk, sp, 16);
+      uint8_t* dp = resolve_access(ctx, dst_sp, l, da + off, 16, true);
+      if (!dp) { ctx.launch.trace = trace; return; }
+      std::memcpy(dp, chunk, 16);
+    }
+    ctx.launch.trace = trace;
+    if (in.width == kBulkS2G) continue;
+    uint64_t ma = moff[l] + (mb ? mb[l] : 0);
+    if (mvar) ma += (*ctx.cta.shared_offsets)[uint32_t(mvar[l])];
+    uint8_t* p = resolve_access(ctx, AccessSpace::Shared, l, ma, 8, true);
+    if (!p) return;
+    const uint64_t key = uint64_t(p - ctx.cta.shared.data());
+    MbWord m = MbWord::from(load64(p));
+    m.tx -= int32_t(n);
+    store64(p, maybe_complete(ctx, m, key));
+  }
+}
+
+void exec_nop(ExecCtx&, const DInstr&, uint32_t) {}
+
+bool dec_cp_bulk(DecodeCtx& c, const Instruction& ins, DInstr& out) {
+  const auto& o = ins.operands;
+  if (ins.has(Mod::multicast_cluster)) return c.fail("cp.async.bulk .multicast::cluster is not supported");
+  uint32_t kind;
+  if (ins.has(Mod::bulk_group)) {
+    if (!ins.has(Mod::global) || !(ins.has(Mod::shared_cta) || ins.has(Mod::shared)))
+      return c.fail("cp.async.bulk.bulk_group supports .global.shared::cta only");
+    kind = kBulkS2G;
+  } else if (ins.has(Mod::mbarrier_complete_tx_bytes)) {
+    kind = ins.has(Mod::global) ? kBulkG2S : kBulkS2S;
+  } else {
+    return c.fail("cp.async.bulk needs .mbarrier::complete_tx::bytes or .bulk_group");
+  }
+  const size_t need = kind == kBulkS2G ? 3 : 4;
+  size_t nops = o.size();
+  if (ins.has(Mod::L2_cache_hint)) --nops;  // the cache policy has no functional effect
+  if (nops != need) return c.fail(fmt::format("cp.async.bulk needs {} operands", need));
+  MemRef d, s;
+  if (!c.mem(o[0], d) || !c.mem(o[1], s)) return false;
+  const bool dst_shared = kind != kBulkS2G, src_shared = kind != kBulkG2S;
+  auto ok_rel = [](const MemRef& r, bool shared) {
+    return r.rel == MemRef::Absolute || (shared && r.rel == MemRef::SharedVar);
+  };
+  if (!ok_rel(d, dst_shared) || !ok_rel(s, src_shared) || s.rel == MemRef::SharedVar)
+    return c.fail("cp.async.bulk operands must be addresses in registers or immediates (or a shared variable "
+                  "as the destination)");
+  Ref size = c.ref(o[2], Type::U32);
+  if (size.is_none()) return false;
+  Ref mbase = Ref::none(), moff = Ref::none(), mvar = Ref::none();
+  if (kind != kBulkS2G) {
+    MemRef m;
+    if (!c.mem(o[3], m)) return false;
+    if (m.rel != MemRef::Absolute && m.rel != MemRef::SharedVar) return c.fail("the mbarrier must be in shared memory");
+    mbase = m.base;
+    moff = c.cnst(uint64_t(m.offset));
+    if (m.rel == MemRef::SharedVar) {
+      mvar = c.cnst(m.shared_var);
+      out.flags |= kBulkMbarVar;
+    }
+  }
+  out.flags |= uint32_t(d.rel) << kRelShift;
+  out.imm = d.offset;
+  out.imm2 = s.offset;
+  out.target = d.shared_var;
+  out.width = uint8_t(kind);
+  c.set_ops(out, {d.base, s.base, size, mbase, moff, mvar});
+  out.exec = exec_cp_bulk;
+  return true;
+}
+
+// Bulk copies are done at issue, so committing and waiting have nothing to do; prefetches only
+// warm the L2.
+bool dec_nop(DecodeCtx& c, const Instruction&, DInstr& out) {
+  c.set_ops(out, {});
+  out.exec = exec_nop;
+  return true;
+}
+
 // ------------------------------------------------------------------ decoding
 
 bool mb_space(DecodeCtx& c, const Instruction& ins, const MemRef& r, DInstr& out) {
@@ -527,6 +647,10 @@ void register_async_ops() {
   register_decoder(Opcode::MbarrierTestWait, dec_mb_wait<false>);
   register_decoder(Opcode::MbarrierTryWait, dec_mb_wait<true>);
   register_decoder(Opcode::MbarrierPendingCount, dec_mb_pending);
+  register_decoder(Opcode::CpAsyncBulk, dec_cp_bulk);
+  register_decoder(Opcode::CpAsyncBulkCommitGroup, dec_nop);
+  register_decoder(Opcode::CpAsyncBulkWaitGroup, dec_nop);
+  register_decoder(Opcode::CpAsyncBulkPrefetch, dec_nop);
 }
 
 }  // namespace warpsim::func

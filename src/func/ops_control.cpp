@@ -351,6 +351,11 @@ bool dec_call(DecodeCtx& c, const Instruction& ins, DInstr& out) {
       cs.builtin = CallSite::AssertFail;
     } else if (target.name == "malloc" || target.name == "free") {
       cs.builtin = target.name == "malloc" ? CallSite::Malloc : CallSite::Free;
+    } else if (target.name.rfind("__cudaCDP", 0) == 0 || target.name.rfind("cudaLaunchDevice", 0) == 0 ||
+               target.name.rfind("cudaGetParameterBuffer", 0) == 0) {
+      // The device runtime of CUDA dynamic parallelism (libcudadevrt): child grids are not modelled.
+      return c.fail(fmt::format("call to '{}': dynamic parallelism (kernel launches from device code, "
+                                "-rdc=true -lcudadevrt) is not supported by warpsim", target.name));
     } else {
       return c.fail(fmt::format("call to '{}', which is declared but not defined in this module", target.name));
     }
@@ -528,6 +533,15 @@ bool decode_nop(DecodeCtx&, const Instruction&, DInstr& out) {
   return true;
 }
 
+namespace {
+// Clusters run as one CTA each (cluster special registers read as for a one-CTA cluster), so
+// there is no other CTA's shared memory to map.
+bool dec_dsmem(DecodeCtx& c, const Instruction& ins, DInstr&) {
+  return c.fail(fmt::format("'{}': distributed shared memory of multi-CTA clusters is not supported by warpsim",
+                            opcode_name(ins.op)));
+}
+}  // namespace
+
 void register_control_ops() {
   register_decoder(Opcode::Bra, dec_bra);
   register_decoder(Opcode::BrxIdx, dec_brx);
@@ -544,6 +558,8 @@ void register_control_ops() {
   register_decoder(Opcode::Setmaxnreg, decode_nop);
   register_decoder(Opcode::Bar, dec_bar);
   register_decoder(Opcode::Barrier, dec_bar);
+  register_decoder(Opcode::Mapa, dec_dsmem);
+  register_decoder(Opcode::Getctarank, dec_dsmem);
 }
 
 }  // namespace warpsim::func

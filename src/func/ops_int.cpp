@@ -1,7 +1,8 @@
 // Integer and logic instructions (PTX ISA 8.7, 9.7.1-9.7.2 and 9.7.8-9.7.9): add/sub/mul/mad (all
 // modes), mul24/mad24, sad, div/rem, abs/neg/min/max, popc/clz/bfind/fns/brev/bfe/bfi/szext/bmsk,
 // dp4a/dp2a, the extended-precision carry chain (add.cc/addc/sub.cc/subc/mad.cc/madc), and/or/xor/
-// not/cnot on integers and predicates, lop3, shf/shl/shr, prmt.
+// not/cnot on integers and predicates, lop3, shf/shl/shr, prmt, and the SIMD video instructions
+// (vadd2/4, vsub2/4, vavrg2/4, vabsdiff2/4, vmin2/4, vmax2/4).
 //
 // Every handler is a template over the operation and its type, chosen at decode time, so a warp
 // instruction is one loop over 32 lanes with no per-lane dispatch. Values are read from canonical
@@ -871,6 +872,80 @@ bool dec_dp(DecodeCtx& c, const Instruction& ins, DInstr& out) {
   return true;
 }
 
+// ---------------------------------------------------------------- SIMD video instructions
+// vadd2/vsub2/vavrg2/vabsdiff2/vmin2/vmax2 and their 4-way forms (PTX ISA 9.7.18.2): the source
+// words split into 16-bit halves or bytes, each lane extended by its operand's signedness, the
+// operation done in full precision, then either clamped (.sat) or wrapped to the lane (the merge
+// form, all lanes selected: nvcc's __vabsdiffu4 and friends), or summed with c (.add). Operand
+// selectors and masks other than the defaults are refused.
+enum class VOp : uint8_t { Add, Sub, Avrg, Absdiff, Min, Max };
+
+template <VOp O, int Lanes, bool SA, bool SB, bool SD, bool Sat, bool Accum>
+uint64_t op_vsimd(uint64_t a, uint64_t b, uint64_t c) {
+  constexpr int bits = 32 / Lanes;
+  constexpr int64_t lane_mask = (int64_t(1) << bits) - 1;
+  uint32_t out = 0;
+  int64_t sum = 0;
+  for (int k = 0; k < Lanes; ++k) {
+    int64_t x = int64_t((uint32_t(a) >> (k * bits)) & lane_mask), y = int64_t((uint32_t(b) >> (k * bits)) & lane_mask);
+    if (SA && (x >> (bits - 1))) x -= int64_t(1) << bits;
+    if (SB && (y >> (bits - 1))) y -= int64_t(1) << bits;
+    int64_t r;
+    switch (O) {
+      case VOp::Add: r = x + y; break;
+      case VOp::Sub: r = x - y; break;
+      case VOp::Avrg: r = (x + y + 1) >> 1; break;  // rounded up; floor division by 2
+      case VOp::Absdiff: r = x > y ? x - y : y - x; break;
+      case VOp::Min: r = x < y ? x : y; break;
+      default: r = x > y ? x : y; break;
+    }
+    if (Accum) {
+      sum += r;
+      continue;
+    }
+    if (Sat) {
+      const int64_t lo = SD ? -(int64_t(1) << (bits - 1)) : 0, hi = SD ? (int64_t(1) << (bits - 1)) - 1 : lane_mask;
+      r = r < lo ? lo : r > hi ? hi : r;
+    }
+    out |= uint32_t(r & lane_mask) << (k * bits);
+  }
+  if (Accum) return uint64_t(uint32_t(int64_t(int32_t(uint32_t(c))) + sum));
+  return out;
+}
+
+template <VOp O, int Lanes, bool SA, bool SB, bool SD>
+Handler pick_vsimd(bool sat, bool accum) {
+  if (accum) return exec3<op_vsimd<O, Lanes, SA, SB, SD, false, true>>;
+  return sat ? exec3<op_vsimd<O, Lanes, SA, SB, SD, true, false>> : exec3<op_vsimd<O, Lanes, SA, SB, SD, false, false>>;
+}
+
+template <VOp O, int Lanes>
+bool dec_vsimd(DecodeCtx& c, const Instruction& ins, DInstr& out) {
+  auto is32 = [](Type t) { return t == Type::U32 || t == Type::S32; };
+  Type td = first_type(ins, 0), ta = first_type(ins, 1), tb = first_type(ins, 2);
+  if (!is32(td) || !is32(ta) || !is32(tb)) return unsupported(c, ins, "needs .dtype.atype.btype of .u32/.s32");
+  const char* full = Lanes == 2 ? "h10" : "b3210";
+  for (const Operand& o : ins.operands)
+    if (!o.selector.empty() && !(o.selector == std::string_view(full)))
+      return unsupported(c, ins, "operand selectors and masks other than the defaults are not supported");
+  const bool sat = ins.has(Mod::sat), accum = ins.has(Mod::add);
+  if (sat && accum) return unsupported(c, ins, ".sat and .add together");
+  if (!operands(c, ins, out, {td, ta, tb, Type::U32})) return false;
+  const bool sa = ta == Type::S32, sb = tb == Type::S32, sd = td == Type::S32;
+  const int sel = (sa ? 4 : 0) | (sb ? 2 : 0) | (sd ? 1 : 0);
+  switch (sel) {
+    case 0: out.exec = pick_vsimd<O, Lanes, false, false, false>(sat, accum); break;
+    case 1: out.exec = pick_vsimd<O, Lanes, false, false, true>(sat, accum); break;
+    case 2: out.exec = pick_vsimd<O, Lanes, false, true, false>(sat, accum); break;
+    case 3: out.exec = pick_vsimd<O, Lanes, false, true, true>(sat, accum); break;
+    case 4: out.exec = pick_vsimd<O, Lanes, true, false, false>(sat, accum); break;
+    case 5: out.exec = pick_vsimd<O, Lanes, true, false, true>(sat, accum); break;
+    case 6: out.exec = pick_vsimd<O, Lanes, true, true, false>(sat, accum); break;
+    default: out.exec = pick_vsimd<O, Lanes, true, true, true>(sat, accum); break;
+  }
+  return true;
+}
+
 // and/or/xor/not/cnot: integer types of 16/32/64 bits, and .pred (not cnot).
 template <int Op>  // 0 and, 1 or, 2 xor, 3 not, 4 cnot
 bool dec_logic(DecodeCtx& c, const Instruction& ins, DInstr& out) {
@@ -1021,6 +1096,18 @@ void register_int_ops() {
   register_decoder(Opcode::Bmsk, dec_bmsk);
   register_decoder(Opcode::Dp4a, dec_dp<false>);
   register_decoder(Opcode::Dp2a, dec_dp<true>);
+  register_decoder(Opcode::Vadd2, dec_vsimd<VOp::Add, 2>);
+  register_decoder(Opcode::Vsub2, dec_vsimd<VOp::Sub, 2>);
+  register_decoder(Opcode::Vavrg2, dec_vsimd<VOp::Avrg, 2>);
+  register_decoder(Opcode::Vabsdiff2, dec_vsimd<VOp::Absdiff, 2>);
+  register_decoder(Opcode::Vmin2, dec_vsimd<VOp::Min, 2>);
+  register_decoder(Opcode::Vmax2, dec_vsimd<VOp::Max, 2>);
+  register_decoder(Opcode::Vadd4, dec_vsimd<VOp::Add, 4>);
+  register_decoder(Opcode::Vsub4, dec_vsimd<VOp::Sub, 4>);
+  register_decoder(Opcode::Vavrg4, dec_vsimd<VOp::Avrg, 4>);
+  register_decoder(Opcode::Vabsdiff4, dec_vsimd<VOp::Absdiff, 4>);
+  register_decoder(Opcode::Vmin4, dec_vsimd<VOp::Min, 4>);
+  register_decoder(Opcode::Vmax4, dec_vsimd<VOp::Max, 4>);
   register_decoder(Opcode::And, dec_logic<0>);
   register_decoder(Opcode::Or, dec_logic<1>);
   register_decoder(Opcode::Xor, dec_logic<2>);

@@ -39,6 +39,8 @@ bool defines_operand0(ptx::Opcode op) {
     case O::Div: case O::Rem: case O::Abs: case O::Neg: case O::Min: case O::Max: case O::Popc:
     case O::Clz: case O::Bfind: case O::Fns: case O::Brev: case O::Bfe: case O::Bfi: case O::Szext:
     case O::Bmsk: case O::Dp4a: case O::Dp2a: case O::Addc: case O::Subc: case O::Madc:
+    case O::Vadd2: case O::Vsub2: case O::Vavrg2: case O::Vabsdiff2: case O::Vmin2: case O::Vmax2:
+    case O::Vadd4: case O::Vsub4: case O::Vavrg4: case O::Vabsdiff4: case O::Vmin4: case O::Vmax4:
     case O::Copysign: case O::Fma: case O::Rcp: case O::Sqrt: case O::Rsqrt: case O::Sin: case O::Cos:
     case O::Lg2: case O::Ex2: case O::Tanh: case O::Set: case O::Selp: case O::Slct: case O::And:
     case O::Or: case O::Xor: case O::Not: case O::Cnot: case O::Lop3: case O::Shf: case O::Shl:

@@ -3,7 +3,8 @@
 # `warpsim run`, comparing its stdout with an expected file.
 # Usage: run_workload.sh WARPSIM WORKDIR SOURCE.cu EXPECTED_STDOUT|- [EXPECTED_EXIT] [STDERR_REGEX]
 # WARPSIM_RUN_MODE (timing or functional, default functional) picks the simulation mode;
-# WARPSIM_NVCC_FLAGS adds nvcc options (e.g. --default-stream per-thread).
+# WARPSIM_NVCC_FLAGS adds nvcc options (e.g. --default-stream per-thread; a later -arch wins);
+# WARPSIM_RUN_GPU picks the simulated GPU (`warpsim run --gpu`, default a100).
 # Exit 77 (CTest SKIP_RETURN_CODE) when nvcc is not on PATH.
 set -uo pipefail
 warpsim=$1 workdir=$2 src=$3 expected=$4 want_rc=${5:-0} stderr_re=${6:-}
@@ -27,10 +28,12 @@ fi
 mode=${WARPSIM_RUN_MODE:-functional}
 out="$workdir/$name.$mode.stdout" err="$workdir/$name.$mode.stderr"
 report=()
+gpu=()
+[[ -n ${WARPSIM_RUN_GPU:-} ]] && gpu=(--gpu "$WARPSIM_RUN_GPU")
 # Timing mode: also check the report (CTAs per SM against the occupancy rules, registers).
 [[ $mode == timing && -s "$bin.ptxas" ]] && command -v python3 >/dev/null 2>&1 &&
   rm -rf "$workdir/$name.report" && report=(--report "$workdir/$name.report")
-"$warpsim" run --mode "$mode" "${report[@]}" -- "$bin" >"$out" 2>"$err"
+"$warpsim" run "${gpu[@]}" --mode "$mode" "${report[@]}" -- "$bin" >"$out" 2>"$err"
 rc=$?
 cat "$err" >&2
 if [[ $rc -ne $want_rc ]]; then

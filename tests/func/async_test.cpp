@@ -520,6 +520,79 @@ W:
   EXPECT_NE(r.fault.message.find("barrier 1"), std::string::npos) << r.fault.message;
 }
 
+// cp.async.bulk: global -> shared completing on an mbarrier (issued before the expect-tx, as
+// cuda::memcpy_async does), shared -> shared::cluster (own CTA), shared -> global with a bulk group.
+TEST(CpAsyncBulk, GlobalSharedGlobalWithMbarrier) {
+  Harness h;
+  ASSERT_TRUE(h.load(kHead + R"(
+.visible .entry k(.param .u64 in, .param .u64 out)
+{
+  .reg .pred %p<4>;
+  .reg .b32 %r<20>;
+  .reg .b64 %rd<20>;
+  .shared .align 16 .b8 tile[1024];
+  .shared .align 16 .b8 tile2[1024];
+  .shared .align 8 .b64 bar;
+  ld.param.u64 %rd1, [in];
+  ld.param.u64 %rd2, [out];
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r2, tile;
+  mov.u32 %r3, bar;
+  mov.u32 %r4, tile2;
+  setp.eq.u32 %p1, %r1, 0;
+  @%p1 mbarrier.init.shared.b64 [%r3], 32;
+  bar.sync 0;
+  @%p1 cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r2], [%rd1], 1024, [%r3];
+  @%p1 mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [%r3], 1024;
+  mbarrier.arrive.shared::cta.b64 %rd3, [%r3];
+WAIT1:
+  mbarrier.try_wait.shared.b64 %p2, [%r3], %rd3;
+  @!%p2 bra WAIT1;
+  @%p1 cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [%r4], [%r2], 1024, [%r3];
+  @%p1 mbarrier.arrive.expect_tx.shared::cta.b64 %rd4, [%r3], 1024;
+  @!%p1 mbarrier.arrive.shared::cta.b64 %rd4, [%r3];
+WAIT2:
+  mbarrier.try_wait.shared.b64 %p2, [%r3], %rd4;
+  @!%p2 bra WAIT2;
+  @%p1 cp.async.bulk.global.shared::cta.bulk_group [%rd2], [%r4], 1024;
+  @%p1 cp.async.bulk.commit_group;
+  @%p1 cp.async.bulk.wait_group.read 0;
+  ret;
+}
+)"));
+  std::vector<uint32_t> in(256);
+  for (uint32_t i = 0; i < 256; ++i) in[i] = i * 2654435761u;
+  uint64_t din = h.upload(in);
+  uint64_t dout = h.alloc(1024);
+  auto r = h.run("k", {1, 1, 1}, {32, 1, 1}, Harness::Params().add(din).add(dout));
+  ASSERT_TRUE(r.ok()) << r.report();
+  EXPECT_EQ(h.download<uint32_t>(dout, 256), in);
+}
+
+TEST(CpAsyncBulk, MisalignedSizeFaults) {
+  Harness h;
+  ASSERT_TRUE(h.load(kHead + R"(
+.visible .entry k(.param .u64 in)
+{
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<4>;
+  .shared .align 16 .b8 tile[64];
+  .shared .align 8 .b64 bar;
+  ld.param.u64 %rd1, [in];
+  mov.u32 %r2, tile;
+  mov.u32 %r3, bar;
+  mbarrier.init.shared.b64 [%r3], 1;
+  cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r2], [%rd1], 24, [%r3];
+  ret;
+}
+)"));
+  uint64_t din = h.alloc(64);
+  auto r = h.run("k", {1, 1, 1}, {1, 1, 1}, Harness::Params().add(din));
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.fault.kind, func::FaultKind::MisalignedAddress);
+  EXPECT_NE(r.fault.message.find("multiples of 16"), std::string::npos) << r.fault.message;
+}
+
 TEST(CpAsync, BadFormsAreRejected) {
   Harness h;
   auto e = h.load_errors(kHead + R"(

@@ -738,3 +738,58 @@ TEST(IntOps, DecodeErrorsNameTheForm) {
   EXPECT_NE(errs[2].find("mad.hi.sat.u32"), std::string::npos) << errs[2];
   EXPECT_NE(errs[3].find("abs.u32"), std::string::npos) << errs[3];
 }
+
+// SIMD video instructions (PTX ISA 9.7.18.2): per-lane references written from the ISA text.
+namespace {
+// Lane k of v (bits wide), extended by signedness.
+int64_t vlane(uint64_t v, int k, int bits, bool sgn) {
+  int64_t x = int64_t((uint32_t(v) >> (k * bits)) & ((1u << bits) - 1));
+  if (sgn && (x >> (bits - 1))) x -= int64_t(1) << bits;
+  return x;
+}
+uint64_t vref(uint64_t a, uint64_t b, uint64_t c, int lanes, bool sa, bool sb, bool sd, bool sat, bool add,
+              const std::function<int64_t(int64_t, int64_t)>& f) {
+  const int bits = 32 / lanes;
+  uint32_t out = 0;
+  int64_t sum = 0;
+  for (int k = 0; k < lanes; ++k) {
+    int64_t r = f(vlane(a, k, bits, sa), vlane(b, k, bits, sb));
+    sum += r;
+    if (sat) {
+      int64_t lo = sd ? -(int64_t(1) << (bits - 1)) : 0, hi = sd ? (int64_t(1) << (bits - 1)) - 1 : (int64_t(1) << bits) - 1;
+      r = std::min(std::max(r, lo), hi);
+    }
+    out |= uint32_t(r & ((int64_t(1) << bits) - 1)) << (k * bits);
+  }
+  return add ? z32(s32(c) + sum) : out;
+}
+}  // namespace
+
+TEST(IntOps, SimdVideo) {
+  auto r = run(R"(
+  vabsdiff4.u32.u32.u32 %r10, %r1, %r2, %r3;       st.global.u32 [%rd75+0], %r10;
+  vadd4.s32.s32.s32.sat %r11, %r1, %r2, %r3;       st.global.u32 [%rd75+8], %r11;
+  vsub2.u32.u32.u32.sat %r12, %r1, %r2, %r3;       st.global.u32 [%rd75+16], %r12;
+  vavrg2.s32.s32.s32 %r13, %r1, %r2, %r3;          st.global.u32 [%rd75+24], %r13;
+  vmin4.s32.u32.s32 %r14, %r1, %r2, %r3;           st.global.u32 [%rd75+32], %r14;
+  vmax2.u32.s32.u32 %r15, %r1, %r2, %r3;           st.global.u32 [%rd75+40], %r15;
+  vabsdiff4.u32.u32.u32.add %r16, %r1, %r2, %r3;   st.global.u32 [%rd75+48], %r16;
+  vadd2.s32.s32.u32.add %r17, %r1, %r2, %r3;       st.global.u32 [%rd75+56], %r17;
+  vavrg4.u32.u32.u32 %r18, %r1, %r2, %r3;          st.global.u32 [%rd75+64], %r18;
+)", pair_inputs());
+  auto absd = [](int64_t x, int64_t y) { return x > y ? x - y : y - x; };
+  auto addf = [](int64_t x, int64_t y) { return x + y; };
+  auto subf = [](int64_t x, int64_t y) { return x - y; };
+  auto avg = [](int64_t x, int64_t y) { return (x + y + 1) >> 1; };
+  auto mn = [](int64_t x, int64_t y) { return std::min(x, y); };
+  auto mx = [](int64_t x, int64_t y) { return std::max(x, y); };
+  check(r, 0, "vabsdiff4.u32", [&](uint64_t a, uint64_t b, uint64_t c) { return vref(a, b, c, 4, false, false, false, false, false, absd); });
+  check(r, 1, "vadd4.s32.sat", [&](uint64_t a, uint64_t b, uint64_t c) { return vref(a, b, c, 4, true, true, true, true, false, addf); });
+  check(r, 2, "vsub2.u32.sat", [&](uint64_t a, uint64_t b, uint64_t c) { return vref(a, b, c, 2, false, false, false, true, false, subf); });
+  check(r, 3, "vavrg2.s32", [&](uint64_t a, uint64_t b, uint64_t c) { return vref(a, b, c, 2, true, true, true, false, false, avg); });
+  check(r, 4, "vmin4.s32.u32.s32", [&](uint64_t a, uint64_t b, uint64_t c) { return vref(a, b, c, 4, false, true, true, false, false, mn); });
+  check(r, 5, "vmax2.u32.s32.u32", [&](uint64_t a, uint64_t b, uint64_t c) { return vref(a, b, c, 2, true, false, false, false, false, mx); });
+  check(r, 6, "vabsdiff4.add", [&](uint64_t a, uint64_t b, uint64_t c) { return vref(a, b, c, 4, false, false, false, false, true, absd); });
+  check(r, 7, "vadd2.add", [&](uint64_t a, uint64_t b, uint64_t c) { return vref(a, b, c, 2, true, false, true, false, true, addf); });
+  check(r, 8, "vavrg4.u32", [&](uint64_t a, uint64_t b, uint64_t c) { return vref(a, b, c, 4, false, false, false, false, false, avg); });
+}
