@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <map>
@@ -1245,6 +1246,57 @@ config::Machine const_machine() {
   c.miss_latency = 60;
   c.address_cycles = 1;
   return m;
+}
+
+// n dependent FMAs, each with a coefficient read by ld.const just before it: at a fixed address
+// (`[coef+k]`; ptxas makes it a constant-bank operand of the FFMA: stencil2d's sm_90 SASS,
+// validation/workloads/probes/constfold_sm90_sass.txt) or through a register (`[%rd4+k]`, an LDC).
+std::string const_operand_kernel(unsigned n, bool through_register) {
+  std::string s = R"(.version 8.0
+.target sm_80
+.address_size 64
+.const .align 4 .f32 coef[4] = {0f3F000000, 0f3F400000, 0f3E800000, 0f3F200000};
+.visible .entry k(.param .u64 out)
+{
+  .reg .f32 %f<4>;
+  .reg .f32 %c<)" + std::to_string(n + 1) + R"(>;
+  .reg .u32 %r<4>;
+  .reg .u64 %rd<6>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  cvt.rn.f32.u32 %f1, %r1;
+  mov.u64 %rd4, coef;
+)";
+  for (unsigned i = 0; i < n; ++i) {
+    const std::string c = "%c" + std::to_string(i);
+    s += "  ld.const.f32 " + c + ", [" + (through_register ? "%rd4" : "coef") + "+" + std::to_string(4 * (i % 4)) + "];\n";
+    s += "  fma.rn.f32 %f1, %f1, " + c + ", 0f3F800000;\n";
+  }
+  s += "  mul.wide.u32 %rd2, %r1, 4;\n  add.u64 %rd3, %rd1, %rd2;\n  st.global.f32 [%rd3], %f1;\n  ret;\n}\n";
+  return s;
+}
+
+// A constant the FMA takes as an operand costs no constant-cache access and no ld.const latency:
+// it is timed as ld.param (the test machine's 1 cycle), so the chain costs the FMA's 4 cycles and
+// an issue slot per step. Through a register it is an LDC: however early the loads issue (they
+// move up), the first FMA waits out ld.const's latency (2000 cycles here, so that it shows).
+TEST(Timing, ConstantsAtFixedAddressesAreFmaOperands) {
+  config::Machine m = test_machine();
+  m.ops[unsigned(OpClass::LdConst)] = {Pipe::Mio, 2000, 1, config::Scoreboard::Short};
+  const unsigned n = 64;
+  const float coef[4] = {0.5f, 0.75f, 0.25f, 0.625f};
+  for (bool through_register : {false, true}) {
+    SCOPED_TRACE(through_register ? "through a register" : "fixed address");
+    Timed t = run_timed(m, const_operand_kernel(n, through_register), {1, 1, 1}, {32, 1, 1});
+    ASSERT_TRUE(t.res.ok()) << t.res.report();
+    if (through_register) EXPECT_GE(t.st.cycles, 2000u + n * 4);
+    else EXPECT_LE(t.st.cycles, n * (1 + 4 + 1) + 200 + store_tail(m));
+    for (unsigned lane = 0; lane < 32; lane += 7) {
+      float f = float(lane);
+      for (unsigned i = 0; i < n; ++i) f = std::fma(f, coef[i % 4], 1.0f);
+      EXPECT_EQ(t.out[lane], f) << "lane " << lane;
+    }
+  }
 }
 
 // Lane l reads the constant at tab + (l % distinct) * stride + offset twice: a warm-up load (its
