@@ -349,7 +349,7 @@ TEST(Timing, InstructionFetchReadsCodeThroughL2AndDram) {
   m.l1i_miss_latency = 265;
   m.l1i_prefetch_lines = 16;
   m.l1i_fill_interval = 17;
-  const unsigned chains = 8, n = 64;  // 512 FMA: 64 lines of code, plus the few around them
+  const unsigned chains = 8, n = 256;  // 512 FMA: 64 lines of code, plus the few around them
   const uint64_t lines = chains * n * m.instr_bytes / m.icache_line;
   Timed before = run_timed(m, fma_kernel(chains, n), {1, 1, 1}, {32, 1, 1});
   ASSERT_TRUE(before.res.ok()) << before.res.report();
@@ -415,6 +415,56 @@ TEST(Timing, AddPairsMergeIntoThreeInputAdds) {
   ASSERT_TRUE(b.res.ok()) << b.res.report();
   EXPECT_GE(b.st.cycles, n * 4);
   EXPECT_LE(b.st.cycles, n * 4 + 40 + store_tail(m));
+}
+
+// `chains` independent chains of xor.b32 and shl.b32 (integer class, never merged into IADD3s),
+// `n` steps each, one warp.
+std::string int_chains_kernel(unsigned chains, unsigned n) {
+  std::string s = R"(.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+  .reg .b32 %r<)" + std::to_string(chains + 4) + R"(>;
+  .reg .u64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+)";
+  for (unsigned c = 0; c < chains; ++c) s += "  add.u32 %r" + std::to_string(c + 2) + ", %r1, " + std::to_string(c) + ";\n";
+  for (unsigned i = 0; i < n; ++i)
+    for (unsigned c = 0; c < chains; ++c) {
+      const std::string r = "%r" + std::to_string(c + 2);
+      s += i % 2 ? "  shl.b32 " + r + ", " + r + ", 1;\n" : "  xor.b32 " + r + ", " + r + ", " + std::to_string(i * 7 + 3) + ";\n";
+    }
+  for (unsigned c = 1; c < chains; ++c) s += "  xor.b32 %r2, %r2, %r" + std::to_string(c + 2) + ";\n";
+  s += "  mul.wide.u32 %rd2, %r1, 4;\n  add.u64 %rd3, %rd1, %rd2;\n  st.global.u32 [%rd3], %r2;\n  ret;\n}\n";
+  return s;
+}
+
+// With sm.int_on_fma_pipe, integer arithmetic takes the FMA pipe when the ALU is busy (ptxas's
+// IMAD.MOV / IMAD.SHL / VIADD next to IADD3 / LOP3): independent integer work issues every cycle
+// where the 16-lane ALU alone takes two cycles per warp instruction. Values do not change.
+TEST(Timing, IntegerWorkSpreadsOverTheAluAndFmaPipes) {
+  const unsigned chains = 8, n = 256;
+  uint32_t want[32];
+  for (unsigned lane = 0; lane < 32; ++lane) {
+    uint32_t r[chains];
+    for (unsigned c = 0; c < chains; ++c) r[c] = lane + c;
+    for (unsigned i = 0; i < n; ++i)
+      for (unsigned c = 0; c < chains; ++c) r[c] = i % 2 ? r[c] << 1 : r[c] ^ (i * 7 + 3);
+    for (unsigned c = 1; c < chains; ++c) r[0] ^= r[c];
+    want[lane] = r[0];
+  }
+  for (bool spread : {false, true}) {
+    SCOPED_TRACE(spread ? "int on fma" : "alu only");
+    config::Machine m = test_machine();  // int: alu, 16 lanes: 2 cycles per warp instruction
+    m.int_on_fma_pipe = spread;
+    Timed t = run_timed(m, int_chains_kernel(chains, n), {1, 1, 1}, {32, 1, 1});
+    ASSERT_TRUE(t.res.ok()) << t.res.report();
+    if (spread) EXPECT_LE(t.st.cycles, chains * n * 5 / 4 + 100 + store_tail(m));
+    else EXPECT_GE(t.st.cycles, chains * n * 2);
+    for (unsigned lane = 0; lane < 32; ++lane) EXPECT_EQ(reinterpret_cast<const uint32_t&>(t.out[lane]), want[lane]);
+  }
 }
 
 // One warp issuing `n` independent mma instructions (each writes its own D from the same A, B, C).
