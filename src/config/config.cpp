@@ -442,6 +442,7 @@ void read_machine(Reader& rd, Machine& m) {
   rd.u32("sm.max_threads_per_cta", m.max_threads_per_cta);
   rd.u32("sm.registers", m.registers);
   rd.u32("sm.max_regs_per_thread", m.max_regs_per_thread);
+  if (rd.get("sm.int_on_fma_pipe")) rd.boolean("sm.int_on_fma_pipe", m.int_on_fma_pipe);
   rd.u32("sm.max_regs_per_cta", m.max_regs_per_cta);
   rd.u32("sm.reg_alloc_unit", m.reg_alloc_unit);
   rd.size32("sm.l1_shared_bytes", m.l1_shared_bytes);

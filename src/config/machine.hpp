@@ -202,6 +202,10 @@ struct Machine {
   uint32_t l1i_prefetch_lines = 0;     // lines past a warp's fetch line its sub-core keeps requested (0: no prefetch)
   uint32_t l1i_fill_interval = 0;      // cycles between two lines arriving from L2 at an SM's L1I (0: no limit)
 
+  // Integer arithmetic (ops.int, ops.imad) may issue to the FMA pipe when the ALU pipe is busy:
+  // ptxas spreads it over both as IMAD.MOV/IMAD.IADD/IMAD.SHL/VIADD (FMA-heavy) and IADD3/LOP3 (ALU).
+  bool int_on_fma_pipe = false;
+
   // [sm.latency]: fixed latencies not tied to an op class
   uint32_t barrier_latency = 0;        // last arrival at bar.sync to the waiting warps' next issue
   uint32_t branch_latency = 0;         // a taken or divergent branch to the warp's next issue

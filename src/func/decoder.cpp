@@ -402,6 +402,11 @@ DecodeResult decode(const Module& m, const VariableAddresses& vars, const Decode
       d.rewritten = conv;
       d.src = conv.get();
     }
+    // Counted loops of loads unrolled four times, as ptxas unrolls them.
+    if (auto unrolled = std::make_shared<Function>(); unroll_loops(*d.src, *unrolled)) {
+      d.rewritten = unrolled;
+      d.src = unrolled.get();
+    }
     // The register saves and reloads of ptxas's calling convention around a non-leaf function.
     if (auto framed = std::make_shared<Function>(); add_call_frame(*d.src, *framed)) {
       d.rewritten = framed;

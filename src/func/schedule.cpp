@@ -594,3 +594,206 @@ std::vector<uint32_t> schedule_loads(const ptx::Function& f) {
 }
 
 }  // namespace warpsim::func
+
+namespace warpsim::func {
+
+bool unroll_loops(const ptx::Function& f, ptx::Function& out) {
+  const uint32_t n = uint32_t(f.instrs.size());
+  std::vector<uint32_t> labels_at(n + 1, 0);
+  for (auto& l : f.labels)
+    if (l.instr <= n) ++labels_at[l.instr];
+  // `.pragma "nounroll"` (nvcc's `#pragma unroll 1`) before an instruction: ptxas leaves that loop.
+  std::vector<bool> nounroll_at(n + 1, false);
+  {
+    uint32_t next = 0;
+    for (auto& st : f.body) {
+      if (st.kind == ptx::Statement::Kind::Instr) next = st.index + 1;
+      else if (st.kind == ptx::Statement::Kind::Pragma && st.index < f.pragmas.size() &&
+               f.pragmas[st.index].find("nounroll") != std::string::npos)
+        nounroll_at[std::min(next, n)] = true;
+    }
+  }
+  struct Loop {
+    uint32_t head, back;  // [head, back) the body, back the `@p bra head`
+    uint32_t counter, pred, setp;
+    int64_t step;
+    Mod type;  // of the trip test setp.gt
+  };
+  std::vector<Loop> loops;
+  std::vector<uint32_t> rd, wr;
+  for (uint32_t e = 0; e < n; ++e) {
+    const Instruction& br = f.instrs[e];
+    if (br.op != Opcode::Bra || !br.has_guard || br.guard_negated) continue;
+    const uint32_t l = branch_label(br);
+    if (l >= f.labels.size()) continue;
+    const uint32_t h = f.labels[l].instr;
+    if (h >= e || (!loops.empty() && h <= loops.back().back)) continue;
+    bool ok = true, gload = false;
+    for (uint32_t i = h; i <= e && ok; ++i) {
+      if ((i > h && labels_at[i]) || nounroll_at[i]) ok = false;
+      if (i < e && (!passable(f.instrs[i]) || ends_block(f.instrs[i]))) ok = false;
+      if (i < e) gload |= global_load(f.instrs[i]);
+    }
+    if (!ok || !gload) continue;
+    // The exit test: `setp.ne p, c, 0` on a counter stepped down once per trip by a constant.
+    const uint32_t p = br.guard_reg;
+    int64_t sp = -1;
+    for (uint32_t i = h; i < e; ++i)
+      if (writes_reg(f.instrs[i], p, rd, wr)) sp = i;
+    if (sp < 0) continue;
+    const Instruction& s = f.instrs[sp];
+    if (s.op != Opcode::Setp || s.has_guard || !s.has(Mod::ne) || s.operands.size() != 3 ||
+        s.operands[0].kind != Operand::Kind::Reg)
+      continue;
+    const Operand *cv = &s.operands[1], *zero = &s.operands[2];
+    if (cv->kind != Operand::Kind::Reg) std::swap(cv, zero);
+    if (cv->kind != Operand::Kind::Reg || zero->kind != Operand::Kind::Imm || zero->ival != 0) continue;
+    const uint32_t c = cv->reg;
+    Mod type = Mod::Count_;
+    for (unsigned k = 0; k < s.nmods; ++k) {
+      const Mod m = s.mods[k];
+      if (m == Mod::s32 || m == Mod::s64) type = m;
+      if (m == Mod::u32 || m == Mod::b32) type = Mod::u32;
+      if (m == Mod::u64 || m == Mod::b64) type = Mod::u64;
+    }
+    if (type == Mod::Count_) continue;
+    int64_t step = 0;
+    uint32_t writers = 0;
+    for (uint32_t i = h; i < e; ++i) {
+      if (!writes_reg(f.instrs[i], c, rd, wr)) continue;
+      ++writers;
+      const Instruction& a = f.instrs[i];
+      if (i < sp && !a.has_guard && a.operands.size() == 3 && a.operands[0].kind == Operand::Kind::Reg &&
+          a.operands[1].kind == Operand::Kind::Reg && a.operands[1].reg == c &&
+          a.operands[2].kind == Operand::Kind::Imm) {
+        if (a.op == Opcode::Add) step = -a.operands[2].ival;
+        if (a.op == Opcode::Sub) step = a.operands[2].ival;
+      }
+    }
+    if (writers != 1 || step <= 0 || step > (1 << 20)) continue;
+    loops.push_back({h, e, c, p, uint32_t(sp), step, type});
+  }
+  if (loops.empty()) return false;
+
+  out = f;
+  auto new_reg = [&](ptx::Register r, const std::string& name) {
+    ptx::RegDecl d;
+    d.type = r.type;
+    d.vec = r.vec;
+    d.items.push_back({name, -1, uint32_t(out.regs.size())});
+    out.reg_decls.push_back(d);
+    out.body.push_back({ptx::Statement::Kind::RegDecl, uint32_t(out.reg_decls.size() - 1)});
+    r.decl = uint32_t(out.reg_decls.size() - 1);
+    r.item = 0;
+    r.number = -1;
+    out.regs.push_back(r);
+    return uint32_t(out.regs.size() - 1);
+  };
+  auto new_label = [&](const std::string& name) {
+    out.labels.push_back({name, 0});
+    return uint32_t(out.labels.size() - 1);
+  };
+  auto rename = [](Instruction ins, const std::vector<uint32_t>& map) {
+    auto walk = [&](auto&& self, Operand& o) -> void {
+      if (o.kind == Operand::Kind::Reg && o.reg < map.size() && map[o.reg] != ~0u) o.reg = map[o.reg];
+      for (auto& e : o.elems) self(self, e);
+    };
+    for (auto& o : ins.operands) walk(walk, o);
+    if (ins.has_guard && ins.guard_reg < map.size() && map[ins.guard_reg] != ~0u) ins.guard_reg = map[ins.guard_reg];
+    return ins;
+  };
+  auto branch = [&](const Instruction& like, uint32_t label, bool guarded, uint32_t pred, bool negated) {
+    Instruction b = like;
+    b.has_guard = guarded;
+    b.guard_reg = pred;
+    b.guard_negated = negated;
+    for (auto& o : b.operands)
+      if (o.kind == Operand::Kind::Symbol && o.sym == ptx::SymKind::Label) {
+        o.sym_index = label;
+        o.name = out.labels[label].name;
+      }
+    return b;
+  };
+
+  std::vector<Instruction> code;
+  std::vector<uint32_t> new_index(n + 1, 0);
+  std::vector<uint32_t> body_pos(loops.size());  // where each loop's unrolled copies start
+  std::vector<uint32_t> loop_at(n + 1, ~0u);
+  std::vector<std::pair<uint32_t, uint32_t>> new_labels;  // (copies, exit) of each loop
+  for (uint32_t k = 0; k < loops.size(); ++k) loop_at[loops[k].head] = k;
+  for (uint32_t i = 0; i <= n; ++i) {
+    if (loop_at[i] != ~0u) {
+      const Loop& lp = loops[loop_at[i]];
+      const Instruction& br = f.instrs[lp.back];
+      const uint32_t id = loop_at[i];
+      const uint32_t q = new_reg(f.regs[br.guard_reg], fmt::format("__warpsim_unroll{}_q", id));
+      const uint32_t lu = new_label(fmt::format("__warpsim_unroll{}_body", id));
+      const uint32_t lx = new_label(fmt::format("__warpsim_unroll{}_exit", id));
+      new_labels.push_back({lu, lx});
+      // `setp.gt q, c, (U-1)*step`: at least U trips are left, none of the first U-1 exit tests
+      // can succeed (c - k*step > 0 for k < U), so the copies need no test between them.
+      Instruction test = f.instrs[lp.setp];
+      for (unsigned k = 0; k < test.nmods; ++k) {
+        if (test.mods[k] == Mod::ne) test.mods[k] = Mod::gt;
+        if (mod_class(test.mods[k]) == ptx::ModClass::Type) test.mods[k] = lp.type;
+      }
+      Operand qo, co, ko;
+      qo.kind = Operand::Kind::Reg, qo.reg = q;
+      co.kind = Operand::Kind::Reg, co.reg = lp.counter;
+      ko.kind = Operand::Kind::Imm, ko.ival = int64_t(kPtxasLoopUnroll - 1) * lp.step;
+      test.operands = {qo, co, ko};
+      test.pos = br.pos, test.line = br.line;
+      const uint32_t head_label = branch_label(br);
+      code.push_back(test);
+      code.push_back(branch(br, head_label, true, q, true));
+      body_pos[id] = uint32_t(code.size());
+      // Registers the body writes before it reads them get fresh names in all but the last copy,
+      // as ptxas's unrolled SASS gives each copy's loads registers of their own; the last copy
+      // keeps the names, so values live after the loop are the last trip's, as before.
+      std::vector<bool> seen(f.regs.size(), false), local(f.regs.size(), false);
+      for (uint32_t j = lp.head; j < lp.back; ++j) {
+        reads_writes(f.instrs[j], rd, wr);
+        for (uint32_t r : rd)
+          if (r < seen.size()) seen[r] = true;
+        for (uint32_t r : wr)
+          if (r < seen.size() && !seen[r]) seen[r] = true, local[r] = !f.instrs[j].has_guard;
+      }
+      // Sets of names, used in turn so that the last copy has the original ones: as many as keep
+      // kLoadsInFlight load results in flight. A copy's loads then write the registers a copy
+      // `sets` before it read, and move up past the arithmetic of the copies in between but not
+      // past that one's (write after read), as ptxas's LDGs reuse the registers its earlier FFMAs
+      // freed: 13-16 LDGs outstanding in sgemm_naive's loop (8 per copy: two copies' worth),
+      // 14-16 in radix_sort's exclusive_scan (4 per copy: all four copies issue together).
+      uint32_t loads = 0;
+      for (uint32_t j = lp.head; j < lp.back; ++j) loads += global_load(f.instrs[j]);
+      const uint32_t sets = std::clamp<uint32_t>(kLoadsInFlight / std::max(1u, loads), 1, kPtxasLoopUnroll);
+      std::vector<std::vector<uint32_t>> names(sets, std::vector<uint32_t>(f.regs.size(), ~0u));
+      for (uint32_t k = 1; k < sets; ++k)
+        for (uint32_t r = 0; r < f.regs.size(); ++r)
+          if (local[r]) names[k][r] = new_reg(f.regs[r], fmt::format("__warpsim_unroll{}_{}_{}", id, k, r));
+      for (uint32_t copy = 0; copy < kPtxasLoopUnroll; ++copy) {
+        const std::vector<uint32_t>& map = names[(kPtxasLoopUnroll - 1 - copy) % sets];
+        for (uint32_t j = lp.head; j < lp.back; ++j) code.push_back(rename(f.instrs[j], map));
+      }
+      code.push_back(test);
+      code.push_back(branch(br, lu, true, q, false));
+      // Fewer than U trips left: the original loop runs them, unless the last copy's test ended it.
+      code.push_back(branch(br, lx, true, lp.pred, true));
+    }
+    new_index[i] = uint32_t(code.size());
+    if (i < n) code.push_back(f.instrs[i]);
+  }
+  // Labels of f go where their instruction went (a label on a loop's head to the original loop,
+  // which fall-through no longer reaches without the trip test); each loop's new labels to its
+  // copies and to the instruction after its branch.
+  for (uint32_t l = 0; l < f.labels.size(); ++l) out.labels[l].instr = new_index[std::min(f.labels[l].instr, n)];
+  for (uint32_t k = 0; k < loops.size(); ++k) {
+    out.labels[new_labels[k].first].instr = body_pos[k];
+    out.labels[new_labels[k].second].instr = new_index[loops[k].back + 1];
+  }
+  out.instrs = std::move(code);
+  rebuild_body(out);
+  return true;
+}
+
+}  // namespace warpsim::func

@@ -49,6 +49,28 @@ bool if_convert(const ptx::Function& f, ptx::Function& out);
 // 40-byte spills). Returns false, leaving `out` alone, where f is a kernel or makes no call.
 bool add_call_frame(const ptx::Function& f, ptx::Function& out);
 
+// ptxas's unrolling of a counted loop of unknown trip count (sm_90 SASS of sgemm_naive's k loop,
+// validation/workloads/probes/unroll_sm90_sass.txt): the PTX loop, one block of 8 loads and 4 FMAs
+// counting a register down by 4 to zero, becomes a loop of four copies of it, entered while more
+// than 12 are left (`ISETP.GT.AND P1, PT, R4, 0xc`; 32 LDGs, 13 of them issued before the first
+// FFMA waits, 13-16 outstanding at a time), followed by the remainder. The loads of later trips
+// no longer all wait behind the FMA chain of earlier ones. This does the same to every loop whose body is one block of
+// loads, plain stores and register arithmetic with a weak global load, whose `@p bra head` tests
+// `setp.ne p, c, 0` of a counter stepped down once per trip by a constant, and which no
+// `.pragma "nounroll"` marks: before the loop, `setp.gt q, c, (U-1)*step; @!q bra head`; then U
+// copies of the body without their branches, `setp.gt q, c, (U-1)*step; @q bra copies;
+// @!p bra exit`, then the original loop for the rest. Values are unchanged: with c > (U-1)*step
+// none of the first U-1 exit tests the copies skip could succeed. The other loops ptxas unrolls so
+// in the corpus: radix_sort's exclusive_scan (16 LDGs per trip) and tensor_gemm's mma_direct
+// (4 HMMAs per trip; probes/unroll_sm90_sass.txt).
+// Registers the body writes before it reads them get fresh names in turn (enough sets for
+// kLoadsInFlight loads of the copies to be in flight, as ptxas's register allocation allows;
+// the last copy keeps the original names), so that schedule_loads moves later copies' loads up.
+// Returns false, leaving `out` alone, where f has no such loop.
+inline constexpr uint32_t kPtxasLoopUnroll = 4;
+inline constexpr uint32_t kLoadsInFlight = 16;
+bool unroll_loops(const ptx::Function& f, ptx::Function& out);
+
 // The labels a branch or a branch-target list names (the others do not start a basic block).
 std::vector<bool> referenced_labels(const ptx::Function& f);
 

@@ -384,6 +384,58 @@ std::vector<char> uniform_registers(const ptx::Function& f) {
   return u;
 }
 
+// ld.const of a fixed address (a symbol plus an offset, no register) whose value only arithmetic
+// reads: ptxas passes such a value as a constant-bank operand of each reader (stencil2d's nine
+// filter taps `ld.const.f32 [c_coef+k]` are `FFMA R, R, c[0x3][k], R` in the sm_90 SASS,
+// validation/workloads/probes/constfold_sm90_sass.txt), so there is no LDC to wait for. Returns,
+// per PTX instruction, whether it is such a load.
+bool operand_reader(ptx::Opcode op) {
+  using ptx::Opcode;
+  switch (op) {
+    case Opcode::Add: case Opcode::Sub: case Opcode::Mul: case Opcode::Mad: case Opcode::Fma:
+    case Opcode::Min: case Opcode::Max: case Opcode::Setp: case Opcode::Selp: case Opcode::And:
+    case Opcode::Or: case Opcode::Xor: case Opcode::Mov:
+      return true;
+    default:
+      return false;
+  }
+}
+std::vector<char> folded_const_loads(const ptx::Function& f) {
+  using K = ptx::Operand::Kind;
+  const size_t n = f.instrs.size();
+  std::vector<char> folded(n, 0);
+  std::vector<uint32_t> writes(f.regs.size(), 0);
+  std::vector<char> other_reader(f.regs.size(), 0);
+  auto reads = [&](auto&& self, const ptx::Operand& o, bool ok) -> void {
+    if (o.kind == K::Reg && o.reg < other_reader.size() && !ok) other_reader[o.reg] = 1;
+    // A register inside an address is an address part: no constant operand can stand there.
+    for (auto& e : o.elems) self(self, e, ok && o.kind != K::Address);
+  };
+  for (const ptx::Instruction& ins : f.instrs) {
+    const bool first_dst = ptx::writes_first_operand(ins.op);
+    if (ins.has_guard && ins.guard_reg < other_reader.size()) other_reader[ins.guard_reg] = 1;
+    for (size_t i = 0; i < ins.operands.size(); ++i) {
+      const ptx::Operand& o = ins.operands[i];
+      if (first_dst && i == 0 && o.kind == K::Reg) {
+        if (o.reg < writes.size()) ++writes[o.reg];
+        continue;
+      }
+      reads(reads, o, operand_reader(ins.op) && !ins.has_guard);
+    }
+  }
+  for (size_t i = 0; i < n; ++i) {
+    const ptx::Instruction& ins = f.instrs[i];
+    if (ins.op != Opcode::Ld || !ins.has(Mod::const_) || ins.has_guard || ins.operands.size() != 2) continue;
+    const ptx::Operand& d = ins.operands[0];
+    const ptx::Operand& a = ins.operands[1];
+    if (d.kind != K::Reg || d.reg >= writes.size() || writes[d.reg] != 1 || other_reader[d.reg]) continue;
+    bool fixed = a.kind == K::Address;
+    for (auto& e : a.elems) fixed &= e.kind == K::Symbol || e.kind == K::Imm;
+    folded[i] = fixed;
+  }
+  return folded;
+}
+
 // A per-function analysis, run on a function's first instruction that needs it.
 template <class T>
 struct PerFunction {
@@ -412,7 +464,7 @@ std::vector<InstrTiming> classify_program(const func::Program& prog, const confi
   // Per function, on first need: register mentions (an atom whose result is never read), the
   // warp-uniform registers (aggregated atomics), the adds merged into IADD3s.
   PerFunction<std::vector<uint32_t>> mentions(prog.funcs.size());
-  PerFunction<std::vector<char>> uniform(prog.funcs.size()), merged(prog.funcs.size());
+  PerFunction<std::vector<char>> uniform(prog.funcs.size()), merged(prog.funcs.size()), folded(prog.funcs.size());
   for (size_t pc = 0; pc < prog.code.size(); ++pc) {
     const func::DInstr& d = prog.code[pc];
     if (!d.exec || d.func >= prog.funcs.size()) continue;
@@ -518,6 +570,18 @@ std::vector<InstrTiming> classify_program(const func::Program& prog, const confi
         t.pipe_cycles = 0;
         t.latency = 1;
       }
+    }
+    // A constant its readers take as a constant-bank operand is timed as ld.param is (the kernel
+    // parameters are constant-bank operands too, ops.ld_param): no LDC, no constant-cache access.
+    if (t.cls == config::OpClass::LdConst && folded.get(d.func, [&] { return folded_const_loads(*f.src); })[d.src_index]) {
+      t.cls = config::OpClass::LdParam;
+      const config::OpTiming& pt = m.ops[unsigned(t.cls)];
+      t.pipe = pt.pipe;
+      t.sb = pt.scoreboard;
+      t.latency = std::max<uint32_t>(1, pt.latency);
+      const uint32_t pl = m.pipe_lanes[unsigned(pt.pipe)];
+      t.pipe_cycles = div_up(32, pl ? pl : 32) * std::max<uint32_t>(1, pt.issue);
+      t.bytes = 0;
     }
     // Register dependencies.
     DepCollector dc{f, {}, {}};

@@ -16,6 +16,12 @@ using stats::Stall;
 
 namespace {
 bool sm_wide(Pipe p) { return p == Pipe::Mio || p == Pipe::Lsu; }
+// Integer arithmetic that may take the FMA pipe when the ALU pipe is busy (sm.int_on_fma_pipe):
+// ptxas writes much of it as IMAD.MOV / IMAD.IADD / IMAD.SHL / VIADD, which run on the FMA-heavy
+// half at the ALU's 16 lanes, so it occupies the FMA pipe for the cycles it would the ALU.
+bool int_on_fma(const config::Machine& m, const InstrTiming& it) {
+  return m.int_on_fma_pipe && it.pipe == Pipe::Alu && (it.cls == OpClass::Int || it.cls == OpClass::Imad);
+}
 
 Stall throttle_of(Pipe p) {
   switch (p) {
@@ -298,6 +304,7 @@ bool Sm::eligible(WarpCtx& w, SubCore& sc, uint64_t t) {
   if (w.finished || w.waiting || w.ready_at > t) return false;
   Pipe p = w.next ? w.next->pipe : Pipe::Alu;
   uint64_t free = sm_wide(p) ? unit_accepts(p, t) : sc.pipe_free[unsigned(p)];
+  if (w.next && int_on_fma(m_, *w.next)) free = std::min(free, sc.pipe_free[unsigned(Pipe::Fma)]);
   if (free > t) {
     w.ready_at = free;
     if (free > w.throttle_until) {
@@ -348,6 +355,7 @@ void Sm::issue(WarpCtx& w, uint64_t t) {
   } else {
     for (unsigned i = 0; i < it.ndst; ++i) w.sb.write(it.dst[i], start + it.latency, it.sb);
     if (sm_wide(it.pipe)) sm_unit_free_[unsigned(it.pipe)] = start + it.pipe_cycles;
+    else if (int_on_fma(m_, it) && sc.pipe_free[unsigned(Pipe::Alu)] > t) sc.pipe_free[unsigned(Pipe::Fma)] = t + it.pipe_cycles;
     else sc.pipe_free[unsigned(it.pipe)] = t + it.pipe_cycles;
   }
   // Holds after the instruction.

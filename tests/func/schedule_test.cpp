@@ -5,12 +5,14 @@
 // control-flow or clock instructions; register dependencies stay.
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "func/schedule.hpp"
+#include "tests/func/harness.hpp"
 #include "ptx/parser.hpp"
 
 namespace warpsim::func {
@@ -440,6 +442,143 @@ TEST(CallFrame, NonLeafFunctionsSaveAndReloadWhatPtxasSpills) {
       else EXPECT_EQ(g.instrs[b].pos.line, f->instrs[a].pos.line) << name;
     }
   }
+}
+
+}  // namespace
+}  // namespace warpsim::func
+
+namespace warpsim::func {
+namespace {
+
+// A counted loop of the form nvcc writes (two loads per trip, counter stepped down by 2 to zero,
+// an order-sensitive accumulator, a body temporary live after the loop), run with 1..23 trips per
+// thread: the unrolled code gives every thread the CPU's values, for trip counts under, at and
+// over the 4 copies and not multiples of them.
+TEST(Unroll, CountedLoopKeepsItsValuesForEveryTripCount) {
+  const std::string ptx = R"(.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u64 out, .param .u64 in)
+{
+  .reg .b32 %r<12>;
+  .reg .b64 %rd<8>;
+  .reg .pred %p<2>;
+  ld.param.u64 %rd1, [out];
+  ld.param.u64 %rd2, [in];
+  mov.u32 %r1, %tid.x;
+  rem.u32 %r2, %r1, 23;
+  add.u32 %r2, %r2, 1;
+  shl.b32 %r3, %r2, 1;
+  mov.u32 %r10, 1;
+  mul.wide.u32 %rd3, %r1, 4;
+  add.u64 %rd4, %rd2, %rd3;
+LOOP:
+  ld.global.u32 %r4, [%rd4];
+  ld.global.u32 %r5, [%rd4+4];
+  mad.lo.u32 %r6, %r4, 3, %r5;
+  mad.lo.u32 %r10, %r10, 7, %r6;
+  add.u64 %rd4, %rd4, 8;
+  add.s32 %r3, %r3, -2;
+  setp.ne.s32 %p1, %r3, 0;
+  @%p1 bra LOOP;
+  mul.wide.u32 %rd5, %r1, 8;
+  add.u64 %rd6, %rd1, %rd5;
+  st.global.v2.u32 [%rd6], {%r10, %r6};
+  ret;
+}
+)";
+  auto r = ptx::parse(ptx, "u.ptx");
+  ASSERT_TRUE(r.ok());
+  ptx::Function g;
+  ASSERT_TRUE(unroll_loops(r.module->funcs.at(0), g));
+  const unsigned threads = 96, words = threads + 2 * 23 + 2;
+  std::vector<uint32_t> in(words);
+  for (unsigned i = 0; i < words; ++i) in[i] = i * 2654435761u + 12345u;
+  test::Harness h;
+  ASSERT_TRUE(h.load(ptx));
+  const uint64_t din = h.upload(in), dout = h.alloc(threads * 8);
+  auto res = h.run("k", {1, 1, 1}, {threads, 1, 1}, test::Harness::Params().add(dout).add(din));
+  ASSERT_TRUE(res.ok()) << res.report();
+  const auto out = h.download<uint32_t>(dout, threads * 2);
+  for (unsigned t = 0; t < threads; ++t) {
+    uint32_t acc = 1, last = 0;
+    const unsigned trips = t % 23 + 1;
+    for (unsigned k = 0; k < trips; ++k) {
+      last = in[t + 2 * k] * 3 + in[t + 2 * k + 1];
+      acc = acc * 7 + last;
+    }
+    EXPECT_EQ(out[2 * t], acc) << "thread " << t;
+    EXPECT_EQ(out[2 * t + 1], last) << "thread " << t;
+  }
+}
+
+const ptx::Function* corpus_function(const std::string& workload, const std::string& name,
+                                     std::unique_ptr<ptx::Module>& keep) {
+  const std::string path = std::string(WARPSIM_SOURCE_DIR) + "/workloads/" + workload + "/" + workload + ".ptx";
+  std::ifstream in(path);
+  if (!in) return nullptr;
+  std::stringstream text;
+  text << in.rdbuf();
+  auto r = ptx::parse(text.str(), path);
+  if (!r.ok()) return nullptr;
+  keep = std::move(r.module);
+  for (auto& fn : keep->funcs)
+    if (fn.name == name && fn.has_body) return &fn;
+  return nullptr;
+}
+
+// The sm_90 SASS (validation/workloads/probes/unroll_sm90_sass.txt): ptxas unrolls sgemm_naive's
+// k loop (8 LDGs per PTX trip) four times, 32 LDGs per trip, of which 13 issue before the first
+// FFMA and at most 16 are outstanding; exclusive_scan's (4 per trip) to 16, 14 of them before the
+// first use. The unrolled block has the four copies' loads, and the scheduled order puts as many
+// ahead of the first arithmetic that reads a load as kLoadsInFlight allows: 16 (two copies) for
+// sgemm_naive, all 16 for exclusive_scan. Loops with `.pragma "nounroll"` (sgemm_naive's
+// remainder) stay.
+TEST(Unroll, CorpusLoopsUnrollAsPtxasUnrollsThem) {
+  struct Case { const char* workload; const char* kernel; unsigned loads_per_trip, ahead; };
+  const Case cases[] = {{"sgemm", "_Z11sgemm_naiveiiifPKfS0_fPf", 32, 16}, {"radix_sort", "_Z14exclusive_scanPii", 16, 16}};
+  for (const Case& c : cases) {
+    std::unique_ptr<ptx::Module> keep;
+    const ptx::Function* f = corpus_function(c.workload, c.kernel, keep);
+    ASSERT_NE(f, nullptr) << c.kernel;
+    ptx::Function g;
+    ASSERT_TRUE(unroll_loops(*f, g)) << c.kernel;
+    // The copies: from the label ending in _body to the branch back to it.
+    uint32_t body = ~0u;
+    for (auto& l : g.labels)
+      if (l.name.find("_body") != std::string::npos) body = l.instr;
+    ASSERT_NE(body, ~0u);
+    uint32_t end = body;
+    while (end < g.instrs.size() && g.instrs[end].op != ptx::Opcode::Bra) ++end;
+    unsigned loads = 0;
+    for (uint32_t i = body; i < end; ++i) loads += g.instrs[i].op == ptx::Opcode::Ld && g.instrs[i].has(ptx::Mod::global);
+    EXPECT_EQ(loads, c.loads_per_trip) << c.kernel;
+    // Loads before the first instruction that reads a load's result, in the scheduled order.
+    const std::vector<uint32_t> order = schedule_loads(g);
+    std::vector<bool> loaded(g.regs.size(), false);
+    unsigned ahead = 0;
+    for (uint32_t k = body; k < end; ++k) {
+      const ptx::Instruction& ins = g.instrs[order[k]];
+      bool reads_load = false;
+      for (size_t o = 1; o < ins.operands.size(); ++o)
+        if (ins.operands[o].kind == ptx::Operand::Kind::Reg && loaded[ins.operands[o].reg]) reads_load = true;
+      if (reads_load) break;
+      if (ins.op == ptx::Opcode::Ld && ins.has(ptx::Mod::global)) {
+        ++ahead;
+        loaded[ins.operands[0].reg] = true;
+      }
+    }
+    EXPECT_EQ(ahead, c.ahead) << c.kernel;
+  }
+  // A loop under `.pragma "nounroll"` alone, as in sgemm_naive's remainder, is left.
+  std::unique_ptr<ptx::Module> keep;
+  const ptx::Function* f = corpus_function("sgemm", "_Z11sgemm_naiveiiifPKfS0_fPf", keep);
+  ASSERT_NE(f, nullptr);
+  ptx::Function g;
+  ASSERT_TRUE(unroll_loops(*f, g));
+  unsigned new_loops = 0;
+  for (auto& l : g.labels) new_loops += l.name.find("_body") != std::string::npos;
+  EXPECT_EQ(new_loops, 1u);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <map>
@@ -348,7 +349,7 @@ TEST(Timing, InstructionFetchReadsCodeThroughL2AndDram) {
   m.l1i_miss_latency = 265;
   m.l1i_prefetch_lines = 16;
   m.l1i_fill_interval = 17;
-  const unsigned chains = 8, n = 64;  // 512 FMA: 64 lines of code, plus the few around them
+  const unsigned chains = 8, n = 256;  // 512 FMA: 64 lines of code, plus the few around them
   const uint64_t lines = chains * n * m.instr_bytes / m.icache_line;
   Timed before = run_timed(m, fma_kernel(chains, n), {1, 1, 1}, {32, 1, 1});
   ASSERT_TRUE(before.res.ok()) << before.res.report();
@@ -414,6 +415,56 @@ TEST(Timing, AddPairsMergeIntoThreeInputAdds) {
   ASSERT_TRUE(b.res.ok()) << b.res.report();
   EXPECT_GE(b.st.cycles, n * 4);
   EXPECT_LE(b.st.cycles, n * 4 + 40 + store_tail(m));
+}
+
+// `chains` independent chains of xor.b32 and shl.b32 (integer class, never merged into IADD3s),
+// `n` steps each, one warp.
+std::string int_chains_kernel(unsigned chains, unsigned n) {
+  std::string s = R"(.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+  .reg .b32 %r<)" + std::to_string(chains + 4) + R"(>;
+  .reg .u64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+)";
+  for (unsigned c = 0; c < chains; ++c) s += "  add.u32 %r" + std::to_string(c + 2) + ", %r1, " + std::to_string(c) + ";\n";
+  for (unsigned i = 0; i < n; ++i)
+    for (unsigned c = 0; c < chains; ++c) {
+      const std::string r = "%r" + std::to_string(c + 2);
+      s += i % 2 ? "  shl.b32 " + r + ", " + r + ", 1;\n" : "  xor.b32 " + r + ", " + r + ", " + std::to_string(i * 7 + 3) + ";\n";
+    }
+  for (unsigned c = 1; c < chains; ++c) s += "  xor.b32 %r2, %r2, %r" + std::to_string(c + 2) + ";\n";
+  s += "  mul.wide.u32 %rd2, %r1, 4;\n  add.u64 %rd3, %rd1, %rd2;\n  st.global.u32 [%rd3], %r2;\n  ret;\n}\n";
+  return s;
+}
+
+// With sm.int_on_fma_pipe, integer arithmetic takes the FMA pipe when the ALU is busy (ptxas's
+// IMAD.MOV / IMAD.SHL / VIADD next to IADD3 / LOP3): independent integer work issues every cycle
+// where the 16-lane ALU alone takes two cycles per warp instruction. Values do not change.
+TEST(Timing, IntegerWorkSpreadsOverTheAluAndFmaPipes) {
+  const unsigned chains = 8, n = 256;
+  uint32_t want[32];
+  for (unsigned lane = 0; lane < 32; ++lane) {
+    uint32_t r[chains];
+    for (unsigned c = 0; c < chains; ++c) r[c] = lane + c;
+    for (unsigned i = 0; i < n; ++i)
+      for (unsigned c = 0; c < chains; ++c) r[c] = i % 2 ? r[c] << 1 : r[c] ^ (i * 7 + 3);
+    for (unsigned c = 1; c < chains; ++c) r[0] ^= r[c];
+    want[lane] = r[0];
+  }
+  for (bool spread : {false, true}) {
+    SCOPED_TRACE(spread ? "int on fma" : "alu only");
+    config::Machine m = test_machine();  // int: alu, 16 lanes: 2 cycles per warp instruction
+    m.int_on_fma_pipe = spread;
+    Timed t = run_timed(m, int_chains_kernel(chains, n), {1, 1, 1}, {32, 1, 1});
+    ASSERT_TRUE(t.res.ok()) << t.res.report();
+    if (spread) EXPECT_LE(t.st.cycles, chains * n * 5 / 4 + 100 + store_tail(m));
+    else EXPECT_GE(t.st.cycles, chains * n * 2);
+    for (unsigned lane = 0; lane < 32; ++lane) EXPECT_EQ(reinterpret_cast<const uint32_t&>(t.out[lane]), want[lane]);
+  }
 }
 
 // One warp issuing `n` independent mma instructions (each writes its own D from the same A, B, C).
@@ -1217,6 +1268,57 @@ config::Machine const_machine() {
   c.miss_latency = 60;
   c.address_cycles = 1;
   return m;
+}
+
+// n dependent FMAs, each with a coefficient read by ld.const just before it: at a fixed address
+// (`[coef+k]`; ptxas makes it a constant-bank operand of the FFMA: stencil2d's sm_90 SASS,
+// validation/workloads/probes/constfold_sm90_sass.txt) or through a register (`[%rd4+k]`, an LDC).
+std::string const_operand_kernel(unsigned n, bool through_register) {
+  std::string s = R"(.version 8.0
+.target sm_80
+.address_size 64
+.const .align 4 .f32 coef[4] = {0f3F000000, 0f3F400000, 0f3E800000, 0f3F200000};
+.visible .entry k(.param .u64 out)
+{
+  .reg .f32 %f<4>;
+  .reg .f32 %c<)" + std::to_string(n + 1) + R"(>;
+  .reg .u32 %r<4>;
+  .reg .u64 %rd<6>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  cvt.rn.f32.u32 %f1, %r1;
+  mov.u64 %rd4, coef;
+)";
+  for (unsigned i = 0; i < n; ++i) {
+    const std::string c = "%c" + std::to_string(i);
+    s += "  ld.const.f32 " + c + ", [" + (through_register ? "%rd4" : "coef") + "+" + std::to_string(4 * (i % 4)) + "];\n";
+    s += "  fma.rn.f32 %f1, %f1, " + c + ", 0f3F800000;\n";
+  }
+  s += "  mul.wide.u32 %rd2, %r1, 4;\n  add.u64 %rd3, %rd1, %rd2;\n  st.global.f32 [%rd3], %f1;\n  ret;\n}\n";
+  return s;
+}
+
+// A constant the FMA takes as an operand costs no constant-cache access and no ld.const latency:
+// it is timed as ld.param (the test machine's 1 cycle), so the chain costs the FMA's 4 cycles and
+// an issue slot per step. Through a register it is an LDC: however early the loads issue (they
+// move up), the first FMA waits out ld.const's latency (2000 cycles here, so that it shows).
+TEST(Timing, ConstantsAtFixedAddressesAreFmaOperands) {
+  config::Machine m = test_machine();
+  m.ops[unsigned(OpClass::LdConst)] = {Pipe::Mio, 2000, 1, config::Scoreboard::Short};
+  const unsigned n = 64;
+  const float coef[4] = {0.5f, 0.75f, 0.25f, 0.625f};
+  for (bool through_register : {false, true}) {
+    SCOPED_TRACE(through_register ? "through a register" : "fixed address");
+    Timed t = run_timed(m, const_operand_kernel(n, through_register), {1, 1, 1}, {32, 1, 1});
+    ASSERT_TRUE(t.res.ok()) << t.res.report();
+    if (through_register) EXPECT_GE(t.st.cycles, 2000u + n * 4);
+    else EXPECT_LE(t.st.cycles, n * (1 + 4 + 1) + 200 + store_tail(m));
+    for (unsigned lane = 0; lane < 32; lane += 7) {
+      float f = float(lane);
+      for (unsigned i = 0; i < n; ++i) f = std::fma(f, coef[i % 4], 1.0f);
+      EXPECT_EQ(t.out[lane], f) << "lane " << lane;
+    }
+  }
 }
 
 // Lane l reads the constant at tab + (l % distinct) * stride + offset twice: a warm-up load (its
