@@ -2,8 +2,9 @@
 # Fuzzes the PTX parser with libFuzzer: scripts/fuzz.sh [SECONDS] (default 60).
 # FUZZ_TARGET=config fuzzes the machine-description (TOML) loader instead, seeded with configs/*.toml
 # (regressions in fuzz/regressions-config/); FUZZ_TARGET=elf fuzzes `warpsim run`'s ELF check of a
-# program, seeded with executables (regressions in fuzz/regressions-elf/); FUZZ_TARGET=all runs all
-# three, one after the other.
+# program, seeded with executables (regressions in fuzz/regressions-elf/); FUZZ_TARGET=fatbin fuzzes
+# the fatbin and cubin readers, seeded with the .nv_fatbin of a workload nvcc built (regressions in
+# fuzz/regressions-fatbin/); FUZZ_TARGET=all runs all four, one after the other.
 #   - builds build-fuzz/ with clang and -fsanitize=fuzzer,address,undefined
 #   - replays fuzz/regressions/* (fixed bugs stay fixed)
 #   - fuzzes from a seed corpus made of tests/corpus/**/*.ptx, workloads/*/*.ptx and the
@@ -20,9 +21,11 @@ TARGET="${FUZZ_TARGET:-ptx}"
 if [[ "$TARGET" == all ]]; then
   FUZZ_TARGET=ptx "$0" "$SECONDS_TO_RUN" || exit $?
   FUZZ_TARGET=config "$0" "$SECONDS_TO_RUN" || exit $?
-  exec env FUZZ_TARGET=elf "$0" "$SECONDS_TO_RUN"
+  FUZZ_TARGET=elf "$0" "$SECONDS_TO_RUN" || exit $?
+  exec env FUZZ_TARGET=fatbin "$0" "$SECONDS_TO_RUN"
 fi
-[[ "$TARGET" == ptx || "$TARGET" == config || "$TARGET" == elf ]] || { echo "fuzz.sh: FUZZ_TARGET must be ptx, config, elf or all" >&2; exit 2; }
+[[ "$TARGET" == ptx || "$TARGET" == config || "$TARGET" == elf || "$TARGET" == fatbin ]] ||
+  { echo "fuzz.sh: FUZZ_TARGET must be ptx, config, elf, fatbin or all" >&2; exit 2; }
 BUILD="${FUZZ_BUILD_DIR:-$ROOT/build-fuzz}"
 ARTIFACTS="${FUZZ_ARTIFACTS:-$BUILD/artifacts}"
 JOBS="${FUZZ_JOBS:-1}"
@@ -51,6 +54,11 @@ if [[ "$TARGET" == config ]]; then
   ninja -C "$BUILD" config_loader_fuzz || exit 2
   FUZZER="$BUILD/fuzz/config_loader_fuzz"
   REGDIR="$ROOT/fuzz/regressions-config"
+  DICT=()
+elif [[ "$TARGET" == fatbin ]]; then
+  ninja -C "$BUILD" fatbin_fuzz || exit 2
+  FUZZER="$BUILD/fuzz/fatbin_fuzz"
+  REGDIR="$ROOT/fuzz/regressions-fatbin"
   DICT=()
 elif [[ "$TARGET" == elf ]]; then
   ninja -C "$BUILD" program_check_fuzz || exit 2
@@ -85,6 +93,21 @@ if (( ${#regs[@]} )); then
   echo "   all regressions pass"
 fi
 
+# Seeds for the fatbin target: the .nv_fatbin section of vecadd built by nvcc (fatbin and, inside it,
+# the compressed PTX and an ELF cubin), extracted with objcopy; nothing if nvcc or objcopy is missing.
+fatbin_seeds() {
+  local d="$1/fatbin-seeds"
+  mkdir -p "$d"
+  if command -v nvcc >/dev/null && command -v objcopy >/dev/null; then
+    [[ -s "$d/vecadd.fatbin" ]] || {
+      nvcc -cudart shared -arch=sm_80 -o "$d/vecadd" "$ROOT/workloads/vecadd/vecadd.cu" 2>/dev/null &&
+        objcopy -O binary --only-section=.nv_fatbin "$d/vecadd" "$d/vecadd.fatbin" 2>/dev/null
+      nvcc -arch=sm_80 -cubin -o "$d/vecadd.cubin" "$ROOT/workloads/vecadd/vecadd.cu" 2>/dev/null
+    }
+    for f in "$d/vecadd.fatbin" "$d/vecadd.cubin"; do [[ -s $f ]] && printf '%s\0' "$f"; done
+  fi
+}
+
 # 2. Seed corpus
 SEEDS="$(mktemp -d /tmp/warpsim-fuzz-seeds.XXXXXX)"
 WORK="$(mktemp -d /tmp/warpsim-fuzz-corpus.XXXXXX)"
@@ -94,6 +117,7 @@ while IFS= read -r -d '' f; do
   cp "$f" "$SEEDS/$(echo "$f" | sed "s|^$ROOT/||; s|/|_|g")"; n=$((n+1))
 done < <(if [[ "$TARGET" == config ]]; then find "$ROOT/configs" -name '*.toml' -type f -print0 2>/dev/null
          elif [[ "$TARGET" == elf ]]; then printf '%s\0' "$(command -v true)" "$BUILD/fuzz/program_check_fuzz"
+         elif [[ "$TARGET" == fatbin ]]; then fatbin_seeds "$BUILD"
          else find "$ROOT/tests/corpus" "$ROOT/workloads" -name '*.ptx' -type f -print0 2>/dev/null; fi)
 for r in "${regs[@]}"; do cp "$r" "$SEEDS/regression_$(basename "$r")"; n=$((n+1)); done
 echo "== $n seed file(s); new inputs go to $WORK; artifacts to $ARTIFACTS"

@@ -74,8 +74,10 @@ bool read_cubin_resources(const uint8_t* d, size_t size, std::map<std::string, K
       return false;
     }
   }
+  // A NOBITS section has a size but no bytes in the image (its offset was not checked above):
+  // nothing may be read from one.
   auto cstr = [&](const Shdr& strtab, uint32_t off) -> std::string {
-    if (off >= strtab.size) return {};
+    if (strtab.type == 8 || off >= strtab.size) return {};
     const char* s = reinterpret_cast<const char*>(d + strtab.offset + off);
     return std::string(s, strnlen(s, strtab.size - off));
   };
@@ -84,7 +86,7 @@ bool read_cubin_resources(const uint8_t* d, size_t size, std::map<std::string, K
   auto sym_name = [&](uint32_t symtab, uint32_t idx) -> std::string {
     if (symtab >= shnum) return {};
     const Shdr& st = sh[symtab];
-    if (st.entsize < 24 || uint64_t(idx) >= st.size / st.entsize || st.link >= shnum) return {};
+    if (st.type == 8 || st.entsize < 24 || uint64_t(idx) >= st.size / st.entsize || st.link >= shnum) return {};
     return cstr(sh[st.link], rd<uint32_t>(d + st.offset + uint64_t(idx) * st.entsize));
   };
   for (uint16_t i = 0; i < shnum; ++i) {
@@ -95,7 +97,7 @@ bool read_cubin_resources(const uint8_t* d, size_t size, std::map<std::string, K
       if (k.regs < 0) k.regs = int(s.info >> 24);
     } else if (n.rfind(".nv.shared.", 0) == 0) {
       out[n.substr(11)].static_shared = uint32_t(s.size);
-    } else if (n == ".nv.info") {
+    } else if (n == ".nv.info" && s.type != 8) {
       bool ok = for_each_attr(d + s.offset, s.size, [&](uint8_t a, const uint8_t* v, uint16_t sz) {
         if (sz != 8 || (a != kRegCount && a != kFrameSize && a != kMinStack && a != kMaxStack)) return;
         std::string name = sym_name(s.link, rd<uint32_t>(v));
@@ -111,7 +113,7 @@ bool read_cubin_resources(const uint8_t* d, size_t size, std::map<std::string, K
         err = "cubin: malformed .nv.info";
         return false;
       }
-    } else if (n.rfind(".nv.info.", 0) == 0) {
+    } else if (n.rfind(".nv.info.", 0) == 0 && s.type != 8) {
       auto& k = out[n.substr(9)];
       bool ok = for_each_attr(d + s.offset, s.size, [&](uint8_t a, const uint8_t* v, uint16_t sz) {
         if ((a == kMaxThreads || a == kReqNtid) && sz == 12) {

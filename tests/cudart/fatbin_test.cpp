@@ -1,10 +1,14 @@
 // The fatbinary reader on containers built here byte by byte (the layout documented in
 // src/cudart/fatbin.hpp), including LZ4-compressed entries and malformed input.
+#include "cudart/cubin.hpp"
 #include "cudart/fatbin.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <fstream>
+#include <iterator>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -142,4 +146,22 @@ TEST(Fatbin, WrapperVersion2FollowsPrelinkedList) {
   ASSERT_EQ(out.size(), 2u);
   EXPECT_EQ(best_ptx(out[0], 80), nullptr);
   ASSERT_NE(best_ptx(out[1], 80), nullptr);
+}
+
+// Inputs the fatbin/cubin fuzzer (fuzz/fatbin_fuzz.cpp) found crashing, kept as regressions: a
+// cubin whose section-name table is NOBITS (no bytes in the image, an offset far outside it) made
+// the name lookup read unmapped memory.
+TEST(Cubin, FuzzRegressionsAreRejectedOrReadSafely) {
+  const std::string dir = std::string(WARPSIM_SOURCE_DIR) + "/fuzz/regressions-fatbin/";
+  for (const char* name : {"cubin_nobits_strtab.bin"}) {
+    std::ifstream in(dir + name, std::ios::binary);
+    ASSERT_TRUE(in) << dir + name;
+    std::vector<uint8_t> img((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::map<std::string, warpsim::cudart::KernelResources> res;
+    std::string err;
+    const bool ok = warpsim::cudart::read_cubin_resources(img.data(), img.size(), res, err);
+    EXPECT_TRUE(ok || !err.empty()) << name;
+    std::vector<warpsim::cudart::FatbinEntry> entries;
+    if (!warpsim::cudart::parse_fatbin(img.data(), img.size(), entries, err)) EXPECT_FALSE(err.empty());
+  }
 }
