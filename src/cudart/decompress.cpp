@@ -31,7 +31,7 @@ bool lz4_block_decompress(const uint8_t* src, size_t n, uint8_t* dst, size_t cap
       } while (b == 255);
     }
     if (lit > n - ip || lit > cap - op) return fail("literal run overflows");
-    std::memcpy(dst + op, src + ip, lit);
+    if (lit) std::memcpy(dst + op, src + ip, lit);  // dst may be null for an empty output
     ip += lit;
     op += lit;
     if (ip == n) break;  // the last sequence has literals only

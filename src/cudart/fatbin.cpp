@@ -11,6 +11,10 @@ namespace {
 
 
 constexpr uint64_t kMaxPayload = 1ull << 32;
+// The most a compressed entry may claim to expand to, per compressed byte (plus a floor): LZ4
+// blocks expand at most ~255x, and nvcc's PTX compresses 5-20x with zstd. A larger claim is a
+// corrupt header, refused before its buffer is allocated (a 5 KB entry claiming 1.6 GB did).
+constexpr uint64_t kMaxExpansion = 1024, kExpansionFloor = 1ull << 20;
 
 }  // namespace
 
@@ -53,7 +57,7 @@ bool parse_fatbin(const uint8_t* data, uint64_t limit, std::vector<FatbinEntry>&
     if (kind == 1 || kind == 2) {
       if (e.flags & (kFlagLz4 | kFlagZstd)) {
         e.compressed = true;
-        if (csize > psize || dsize > kMaxPayload) {
+        if (csize > psize || dsize > kMaxPayload || dsize > uint64_t(csize) * kMaxExpansion + kExpansionFloor) {
           e.error = "bad compressed sizes";
         } else {
           e.payload.resize(dsize);

@@ -150,10 +150,11 @@ TEST(Fatbin, WrapperVersion2FollowsPrelinkedList) {
 
 // Inputs the fatbin/cubin fuzzer (fuzz/fatbin_fuzz.cpp) found crashing, kept as regressions: a
 // cubin whose section-name table is NOBITS (no bytes in the image, an offset far outside it) made
-// the name lookup read unmapped memory.
+// the name lookup read unmapped memory; a 5 KB compressed entry claiming 1.6 GB had that buffer
+// allocated before decompressing; an LZ4 entry with an empty output passed a null buffer to memcpy.
 TEST(Cubin, FuzzRegressionsAreRejectedOrReadSafely) {
   const std::string dir = std::string(WARPSIM_SOURCE_DIR) + "/fuzz/regressions-fatbin/";
-  for (const char* name : {"cubin_nobits_strtab.bin"}) {
+  for (const char* name : {"cubin_nobits_strtab.bin", "fatbin_huge_claimed_size.bin", "lz4_empty_output.bin"}) {
     std::ifstream in(dir + name, std::ios::binary);
     ASSERT_TRUE(in) << dir + name;
     std::vector<uint8_t> img((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -163,5 +164,6 @@ TEST(Cubin, FuzzRegressionsAreRejectedOrReadSafely) {
     EXPECT_TRUE(ok || !err.empty()) << name;
     std::vector<warpsim::cudart::FatbinEntry> entries;
     if (!warpsim::cudart::parse_fatbin(img.data(), img.size(), entries, err)) EXPECT_FALSE(err.empty());
+    for (auto& e : entries) EXPECT_LE(e.payload.size(), size_t(1) << 24) << name;  // no claimed size taken on trust
   }
 }
