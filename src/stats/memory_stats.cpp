@@ -71,13 +71,12 @@ std::string MemoryStats::json(double s) const {
     first = false;
   }
   // Per memory controller: bytes and achieved bandwidth over the kernel's time.
-  const size_t nc = std::max(dram_ctrl_read_bytes.size(), dram_ctrl_write_bytes.size());
-  auto at = [](const std::vector<uint64_t>& v, size_t c) { return c < v.size() ? v[c] : uint64_t(0); };
   o += ", \"dram_controllers\": [";
-  for (size_t c = 0; c < nc; ++c)
+  for (size_t c = 0; c < controllers(); ++c) {
+    const uint64_t rd = controller_bytes(c, false), wr = controller_bytes(c, true);
     o += fmt::format("{}{{\"read_bytes\": {}, \"write_bytes\": {}, \"read_bytes_per_second\": {}, \"write_bytes_per_second\": {}}}",
-                     c ? ", " : "", at(dram_ctrl_read_bytes, c), at(dram_ctrl_write_bytes, c),
-                     per_s(double(at(dram_ctrl_read_bytes, c)), s), per_s(double(at(dram_ctrl_write_bytes, c)), s));
+                     c ? ", " : "", rd, wr, per_s(double(rd), s), per_s(double(wr), s));
+  }
   o += "]";
   o += ", \"load_latency_histogram_log2\": [";
   for (size_t i = 0; i < load_latency_hist.size(); ++i) o += fmt::format("{}{}", i ? ", " : "", load_latency_hist[i]);
@@ -103,9 +102,8 @@ std::string MemoryStats::text(double s) const {
                    per_s(double(dram_bytes_read + dram_bytes_write), s) / 1e9);
   if (const uint64_t acc = dram_row[0] + dram_row[1] + dram_row[2]) {
     uint64_t lo = ~0ull, hi = 0;
-    for (size_t c = 0; c < std::max(dram_ctrl_read_bytes.size(), dram_ctrl_write_bytes.size()); ++c) {
-      const uint64_t b = (c < dram_ctrl_read_bytes.size() ? dram_ctrl_read_bytes[c] : 0) +
-                         (c < dram_ctrl_write_bytes.size() ? dram_ctrl_write_bytes[c] : 0);
+    for (size_t c = 0; c < controllers(); ++c) {
+      const uint64_t b = controller_bytes(c, false) + controller_bytes(c, true);
       lo = std::min(lo, b), hi = std::max(hi, b);
     }
     o += fmt::format("  DRAM row buffer: {:.1f}% hits, {} misses, {} conflicts; per controller {:.1f}-{:.1f} GB/s\n",

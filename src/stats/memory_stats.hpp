@@ -4,6 +4,7 @@
 // idc__l15_*, idc__serialization_cycles).
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <string>
@@ -65,6 +66,11 @@ struct MemoryStats {
     auto& v = write ? dram_ctrl_write_bytes : dram_ctrl_read_bytes;
     if (v.size() < controllers) v.resize(controllers, 0);
     if (c < v.size()) v[c] += bytes;
+  }
+  size_t controllers() const { return std::max(dram_ctrl_read_bytes.size(), dram_ctrl_write_bytes.size()); }
+  uint64_t controller_bytes(size_t c, bool write) const {
+    const auto& v = write ? dram_ctrl_write_bytes : dram_ctrl_read_bytes;
+    return c < v.size() ? v[c] : 0;
   }
   // crossbar
   uint64_t xbar_read_bytes = 0;         // l1tex__m_xbar2l1tex_read_bytes.sum: data L2 returns to L1

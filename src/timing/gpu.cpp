@@ -140,17 +140,20 @@ std::vector<stats::KernelStats> Gpu::run(std::vector<KernelLaunch*> launches) {
   uint64_t t = base, next_progress = 0;
   bool faulted = false;
   // Cumulative counters for the timeline: this run's kernels on top of the earlier runs'.
+  auto add_runs = [&](uint64_t& instrs, uint64_t& l1, uint64_t& l2) {
+    for (auto& r : runs) {
+      instrs += r->ls->warp_instrs;
+      l1 += r->mem.l1_global_ld_sectors + r->mem.l1_global_st_sectors + r->mem.l1_local_sectors;
+      l2 += r->mem.l2_sectors_read + r->mem.l2_sectors_write + r->mem.l2_sectors_atom + r->ifetch.l2_sectors_read;
+    }
+  };
   auto sample = [&](uint64_t at) {
     TimelineSample s;
     s.cycle = at;
     s.warp_instrs = timeline_instrs_;
     s.l1_sectors = timeline_l1_;
     s.l2_sectors = timeline_l2_;
-    for (auto& r : runs) {
-      s.warp_instrs += r->ls->warp_instrs;
-      s.l1_sectors += r->mem.l1_global_ld_sectors + r->mem.l1_global_st_sectors + r->mem.l1_local_sectors;
-      s.l2_sectors += r->mem.l2_sectors_read + r->mem.l2_sectors_write + r->mem.l2_sectors_atom + r->ifetch.l2_sectors_read;
-    }
+    add_runs(s.warp_instrs, s.l1_sectors, s.l2_sectors);
     for (auto& sm : sms) s.warps += sm->resident_warps();
     mem_->dram_bytes(s.dram_read, s.dram_written);
     timeline_.push_back(s);
@@ -225,11 +228,7 @@ std::vector<stats::KernelStats> Gpu::run(std::vector<KernelLaunch*> launches) {
   if (timeline_every_) {
     sample(now_);
     timeline_.back().warps = 0;
-    for (auto& r : runs) {
-      timeline_instrs_ += r->ls->warp_instrs;
-      timeline_l1_ += r->mem.l1_global_ld_sectors + r->mem.l1_global_st_sectors + r->mem.l1_local_sectors;
-      timeline_l2_ += r->mem.l2_sectors_read + r->mem.l2_sectors_write + r->mem.l2_sectors_atom + r->ifetch.l2_sectors_read;
-    }
+    add_runs(timeline_instrs_, timeline_l1_, timeline_l2_);
   }
 
   // Statistics.
