@@ -79,6 +79,17 @@ struct DepCollector {
 
 uint32_t div_up(uint32_t a, uint32_t b) { return b ? (a + b - 1) / b : a; }
 
+// The op class's [ops] entry: pipe, scoreboard, latency, and the pipe cycles of a warp (32 lanes
+// over the pipe's lanes, times the class's issue interval).
+void set_class_timing(InstrTiming& t, const config::Machine& m) {
+  const config::OpTiming& ot = m.ops[unsigned(t.cls)];
+  t.pipe = ot.pipe;
+  t.sb = ot.scoreboard;
+  t.latency = std::max<uint32_t>(1, ot.latency);
+  const uint32_t lanes = m.pipe_lanes[unsigned(ot.pipe)];
+  t.pipe_cycles = div_up(32, lanes ? lanes : 32) * std::max<uint32_t>(1, ot.issue);
+}
+
 // Tensor-core cycles of one mma: multiply-accumulates of the shape over the tensor core's rate
 // for the input type.
 uint32_t tensor_cycles(const ptx::Instruction& ins, const config::Machine& m) {
@@ -473,13 +484,8 @@ std::vector<InstrTiming> classify_program(const func::Program& prog, const confi
     const ptx::Instruction& ins = f.src->instrs[d.src_index];
     InstrTiming& t = out[pc];
     t.cls = classify(ins);
-    const config::OpTiming& ot = m.ops[unsigned(t.cls)];
-    t.pipe = ot.pipe;
-    t.sb = ot.scoreboard;
-    t.latency = std::max<uint32_t>(1, ot.latency);
-    uint32_t lanes = m.pipe_lanes[unsigned(ot.pipe)];
-    t.pipe_cycles = div_up(32, lanes ? lanes : 32) * std::max<uint32_t>(1, ot.issue);
-    if (ot.pipe == Pipe::Mio || ot.pipe == Pipe::Lsu) {
+    set_class_timing(t, m);
+    if (t.pipe == Pipe::Mio || t.pipe == Pipe::Lsu) {
       // One wavefront moves 32 lanes x 4 bytes through the shared-memory banks / L1 data path.
       unsigned bytes = access_bytes(ins);
       t.bytes = uint8_t(std::min(255u, bytes));
@@ -575,12 +581,7 @@ std::vector<InstrTiming> classify_program(const func::Program& prog, const confi
     // parameters are constant-bank operands too, ops.ld_param): no LDC, no constant-cache access.
     if (t.cls == config::OpClass::LdConst && folded.get(d.func, [&] { return folded_const_loads(*f.src); })[d.src_index]) {
       t.cls = config::OpClass::LdParam;
-      const config::OpTiming& pt = m.ops[unsigned(t.cls)];
-      t.pipe = pt.pipe;
-      t.sb = pt.scoreboard;
-      t.latency = std::max<uint32_t>(1, pt.latency);
-      const uint32_t pl = m.pipe_lanes[unsigned(pt.pipe)];
-      t.pipe_cycles = div_up(32, pl ? pl : 32) * std::max<uint32_t>(1, pt.issue);
+      set_class_timing(t, m);
       t.bytes = 0;
     }
     // Register dependencies.
