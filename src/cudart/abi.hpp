@@ -19,7 +19,7 @@ enum : Error {
   ErrInvalidSymbol = 13,
   ErrInvalidDevicePointer = 17,
   ErrInvalidMemcpyDirection = 21,
-  ErrLaunchOutOfResources = 7,
+  ErrLaunchOutOfResources = 701,
   ErrInvalidPitchValue = 12,
   ErrMissingConfiguration = 52,
   ErrInvalidDeviceFunction = 98,

@@ -160,6 +160,17 @@ void State::flush() {
 bool State::ensure_loaded(FatbinHandle& h) {
   if (h.loaded) return h.error.empty();
   h.loaded = true;
+  if (!h.ptx_text.empty()) {
+    std::string errors;
+    runtime::Module* m = dev->load_ptx(h.ptx_text, fmt::format("{}[module].ptx", program_invocation_short_name), errors);
+    if (!m) {
+      h.error = errors;
+      h.error_code = abi::ErrInvalidPtx;
+      return false;
+    }
+    h.modules.push_back(m);
+    return true;
+  }
   std::vector<Container> containers;
   std::string err;
   if (!parse_wrapper(h.wrapper, containers, err)) {

@@ -21,6 +21,7 @@ namespace warpsim::cudart {
 
 struct FatbinHandle {
   const void* wrapper = nullptr;
+  std::string ptx_text;           // or PTX given as text (the driver's cuModuleLoadData)
   bool loaded = false;            // load attempted
   std::vector<runtime::Module*> modules;  // one per translation unit with PTX
   std::string error;              // why loading failed (reported at first use)

@@ -1,0 +1,52 @@
+// The CUDA driver API (cuda.h) on the simulated device, for programs that reach it: those linked
+// with nvcc's default static runtime (libcudart_static.a drives the GPU through libcuda.so.1) and
+// libraries that link that runtime statically. The functions live in libcudart beside the runtime
+// API, on the same State, so that a program's runtime calls and its libraries' driver calls see
+// one device. libcuda.so.1 (libcuda.cpp) forwards to them through warpsim_driver_proc.
+#pragma once
+
+#include <cstdint>
+
+namespace warpsim::cudart {
+
+// CUresult values (cuda.h) that this layer returns.
+enum CuResult : int {
+  CuSuccess = 0,
+  CuInvalidValue = 1,
+  CuOutOfMemory = 2,
+  CuNotInitialized = 3,
+  CuDeinitialized = 4,
+  CuNoDevice = 100,
+  CuInvalidDevice = 101,
+  CuInvalidImage = 200,
+  CuInvalidContext = 201,
+  CuNoBinaryForGpu = 209,
+  CuInvalidPtx = 218,
+  CuFileNotFound = 301,
+  CuInvalidHandle = 400,
+  CuNotFound = 500,
+  CuNotReady = 600,
+  CuLaunchOutOfResources = 701,
+  CuNotPermitted = 800,
+  CuNotSupported = 801,
+  CuUnknown = 999,
+};
+
+// The CUresult for a cudaError_t from the runtime layer (the runtime's codes from 100 on are the
+// driver's; the lower ones are the runtime's own).
+int cu_result(int cuda_error);
+
+// The driver's version (cuDriverGetVersion), also hashed into the runtime's integrity check.
+constexpr int kDriverVersion = 13000;
+
+// Pieces of the driver API the private export tables call (driver_api.cpp).
+int driver_load_module(void** mod, const void* image);
+int driver_primary_context(void** ctx, int dev);
+int driver_cls_put(void* ctx, void* key, void* value, void* dtor);
+int driver_cls_delete(void* ctx, void* key);
+int driver_cls_get(void** value, void* ctx, void* key);
+
+// A private export table of the driver (cuGetExportTable), by its 16-byte id; null if unknown.
+const void* driver_export_table(const uint8_t id[16]);
+
+}  // namespace warpsim::cudart
