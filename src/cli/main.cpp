@@ -217,18 +217,13 @@ int run_program(std::string gpu, const std::vector<std::string>& overrides, cons
     std::filesystem::remove(sim, ec);
     setenv("WARPSIM_REPORT_SIM", sim.c_str(), 1);
   }
-  // nvcc links the static CUDA runtime unless told otherwise; that runtime calls the NVIDIA driver
-  // directly, so the program would fail with "driver version is insufficient" (or, on a machine
-  // with a GPU, run on that GPU) without ever reaching the simulator. Say so before starting it.
-  if (const std::string exe = cli::resolve_program(argv[0]);
-      !exe.empty() && cli::inspect_program(exe) == cli::CudaRuntimeLink::static_runtime) {
-    fmt::print(stderr,
-               "warpsim run: {} has the static CUDA runtime linked in (nvcc's default), which talks to the "
-               "NVIDIA driver and never reaches the simulator.\n"
-               "warpsim run: rebuild it with the shared runtime: `nvcc -cudart shared ...` (CMake: "
-               "CMAKE_CUDA_RUNTIME_LIBRARY=Shared, or the target property CUDA_RUNTIME_LIBRARY Shared)\n",
-               argv[0]);
-    return 2;
+  // nvcc links the static CUDA runtime unless told otherwise; that runtime reaches the simulator
+  // through our libcuda.so.1 (the driver API), the shared one through our libcudart.so. The
+  // summary says which (some runtime features exist only on the shared path).
+  if (const std::string exe = cli::resolve_program(argv[0]); !exe.empty()) {
+    const auto link = cli::inspect_program(exe);
+    if (link == cli::CudaRuntimeLink::static_runtime) setenv("WARPSIM_PROGRAM_RUNTIME", "static", 1);
+    else if (link == cli::CudaRuntimeLink::shared) setenv("WARPSIM_PROGRAM_RUNTIME", "shared", 1);
   }
   const std::string libdir = find_cudart_dir();
   if (libdir.empty()) {

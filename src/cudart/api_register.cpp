@@ -70,18 +70,8 @@ CUDART_API char __cudaInitModule(void** handle) {
     if (v.fatbin != h || !v.managed_host_ptr || *v.managed_host_ptr) continue;
     int err = 0;
     uint64_t a = s.var_address(key, nullptr, err);
-    if (!a || s.managed.count(a)) continue;
-    const uint64_t page = s.dev->memory().page_size();
-    const uint64_t len = (v.size + page - 1) / page * page;
-    void* p = mmap(reinterpret_cast<void*>(a), len, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
-    if (p != reinterpret_cast<void*>(a)) {
-      if (p != MAP_FAILED) munmap(p, len);
-      fmt::print(stderr, "warpsim: cannot map managed variable {} at 0x{:x}\n", v.name, a);
-      continue;
-    }
-    s.dev->memory().host_read(a, p, v.size);
-    s.managed[a] = v.size;
+    if (!a || !s.map_managed(a, v.size)) continue;
+    void* p = reinterpret_cast<void*>(a);
     *v.managed_host_ptr = p;
   }
   return 1;

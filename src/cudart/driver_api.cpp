@@ -96,6 +96,9 @@ abi::Error cudaDeviceGetCacheConfig(int* c);
 abi::Error cudaDeviceSetCacheConfig(int);
 abi::Error cudaFuncSetCacheConfig(const void*, int);
 abi::Error cudaCtxResetPersistingL2Cache();
+abi::Error cudaStreamSetAttribute(abi::Stream stream, int attr, const abi::LaunchAttributeValue* value);
+abi::Error cudaStreamGetAttribute(abi::Stream stream, int attr, abi::LaunchAttributeValue* value);
+abi::Error cudaStreamCopyAttributes(abi::Stream dst, abi::Stream src);
 }
 
 namespace warpsim::cudart {
@@ -181,7 +184,7 @@ constexpr int kDeviceAttributeEnd = 160;  // above CU_DEVICE_ATTRIBUTE_MAX of CU
 
 int cuInit_(unsigned flags) {
   if (flags != 0) return CuInvalidValue;
-  State::get();
+  State::get().driver_api_used = true;
   drv().initialized = true;
   return CuSuccess;
 }
@@ -610,6 +613,18 @@ int get_global(uint64_t* dptr, size_t* bytes, void* handle, const char* name) {
       return CuSuccess;
     }
   return CuNotFound;
+}
+// A __managed__ variable: its host view mapped at its device address, as the runtime does it.
+int cuLibraryGetManaged_(uint64_t* dptr, size_t* bytes, void* lib, const char* name) {
+  uint64_t a = 0;
+  size_t n = 0;
+  if (int e = get_global(&a, &n, lib, name)) return e;
+  State& s = State::get();
+  std::lock_guard g(s.mu);
+  if (!s.map_managed(a, n)) return CuOutOfMemory;
+  if (dptr) *dptr = a;
+  if (bytes) *bytes = n;
+  return CuSuccess;
 }
 int cuModuleGetGlobal_(uint64_t* dptr, size_t* bytes, void* mod, const char* name) {
   return get_global(dptr, bytes, mod, name);
@@ -1072,6 +1087,14 @@ int cuStreamQuery_(void* st) { return cu(cudaStreamQuery(st)); }
 int cuStreamWaitEvent_(void* st, void* ev, unsigned flags) { return cu(cudaStreamWaitEvent(st, ev, flags)); }
 int cuStreamGetFlags_(void* st, unsigned* flags) { return cu(cudaStreamGetFlags(st, flags)); }
 int cuStreamGetPriority_(void* st, int* prio) { return cu(cudaStreamGetPriority(st, prio)); }
+// CUstreamAttrValue and its ids are the runtime's cudaLaunchAttributeValue and ids.
+int cuStreamSetAttribute_(void* st, int attr, const abi::LaunchAttributeValue* v) {
+  return cu(cudaStreamSetAttribute(st, attr, v));
+}
+int cuStreamGetAttribute_(void* st, int attr, abi::LaunchAttributeValue* v) {
+  return cu(cudaStreamGetAttribute(st, attr, v));
+}
+int cuStreamCopyAttributes_(void* dst, void* src) { return cu(cudaStreamCopyAttributes(dst, src)); }
 int cuStreamGetCtx_(void*, void** ctx) {
   if (!ctx) return CuInvalidValue;
   *ctx = &drv().primary;
@@ -1236,7 +1259,7 @@ const std::vector<Entry>& entries() {
     E(cuModuleLoadDataEx), E(cuModuleLoadFatBinary), E(cuModuleUnload), E(cuModuleGetFunction),
     E(cuModuleGetGlobal), E(cuModuleGetLoadingMode), E(cuLibraryLoadData), E(cuLibraryLoadFromFile),
     EA(cuLibraryUnload, cuModuleUnload), E(cuLibraryGetKernel), E(cuLibraryGetModule), E(cuKernelGetFunction),
-    E(cuLibraryGetGlobal), E(cuLibraryGetKernelCount), E(cuKernelGetAttribute), E(cuKernelSetAttribute),
+    E(cuLibraryGetGlobal), E(cuLibraryGetManaged), E(cuLibraryGetKernelCount), E(cuKernelGetAttribute), E(cuKernelSetAttribute),
     E(cuKernelSetCacheConfig), EA(cuKernelGetName, cuFuncGetName), E(cuKernelGetParamInfo), E(cuKernelGetLibrary),
     E(cuFuncGetAttribute), E(cuFuncSetAttribute), E(cuFuncSetCacheConfig), E(cuFuncSetSharedMemConfig),
     E(cuFuncGetName), E(cuFuncGetModule), E(cuFuncGetParamInfo), E(cuFuncGetParamCount), E(cuFuncIsLoaded),
@@ -1255,7 +1278,8 @@ const std::vector<Entry>& entries() {
     E(cuMemsetD2D16), E(cuMemsetD2D32), E(cuMemsetD2D8Async), E(cuMemsetD2D16Async), E(cuMemsetD2D32Async),
     E(cuPointerGetAttribute), E(cuPointerGetAttributes), E(cuStreamCreate), E(cuStreamCreateWithPriority),
     E(cuStreamDestroy), E(cuStreamSynchronize), E(cuStreamQuery), E(cuStreamWaitEvent), E(cuStreamGetFlags),
-    E(cuStreamGetPriority), E(cuStreamGetCtx), E(cuStreamGetDevice), E(cuStreamGetId), E(cuStreamAddCallback),
+    E(cuStreamGetPriority), E(cuStreamSetAttribute), E(cuStreamGetAttribute), E(cuStreamCopyAttributes),
+    E(cuStreamGetCtx), E(cuStreamGetDevice), E(cuStreamGetId), E(cuStreamAddCallback),
     E(cuStreamIsCapturing), E(cuStreamGetCaptureInfo), E(cuThreadExchangeStreamCaptureMode), E(cuEventCreate),
     E(cuEventDestroy), E(cuEventRecord), E(cuEventRecordWithFlags), E(cuEventSynchronize), E(cuEventQuery),
     E(cuEventElapsedTime), E(cuGetErrorString), E(cuGetErrorName), E(cuGetExportTable),

@@ -305,6 +305,22 @@ uint64_t State::var_address(const void* host_var, size_t* size, int& err) {
   return 0;
 }
 
+bool State::map_managed(uint64_t a, size_t size) {
+  if (managed.count(a)) return true;
+  const uint64_t page = dev->memory().page_size();
+  const uint64_t len = (size + page - 1) / page * page;
+  void* p = mmap(reinterpret_cast<void*>(a), len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE,
+                 -1, 0);
+  if (p != reinterpret_cast<void*>(a)) {
+    if (p != MAP_FAILED) munmap(p, len);
+    fmt::print(stderr, "warpsim: cannot map managed variable at 0x{:x}\n", a);
+    return false;
+  }
+  dev->memory().host_read(a, p, size);
+  managed[a] = size;
+  return true;
+}
+
 bool State::is_device_ptr(const void* p) const {
   uint64_t a = reinterpret_cast<uint64_t>(p);
   return dev->memory().find(a) != nullptr && !is_managed_ptr(p);
@@ -349,6 +365,13 @@ void State::sync_managed_to_host() {
   }
 }
 
+// How the program reached us, as `warpsim run` found it in the executable (WARPSIM_PROGRAM_RUNTIME):
+// "static" (libcudart_static, through the driver API), "shared" (our libcudart.so) or "unknown".
+const char* State::program_runtime() const {
+  const char* r = std::getenv("WARPSIM_PROGRAM_RUNTIME");
+  return r && (std::strcmp(r, "static") == 0 || std::strcmp(r, "shared") == 0) ? r : "unknown";
+}
+
 void State::print_summary() {
   if (opts.quiet || dev->kernels().empty()) return;
   fflush(stdout);
@@ -356,13 +379,14 @@ void State::print_summary() {
   if (isatty(STDERR_FILENO)) fmt::print(stderr, "\r\x1b[K");  // clear a progress line
   bool estimated = false;
   for (auto& k : dev->kernels()) estimated |= k.regs_estimated;
-  fmt::print(stderr, "{}warpsim: {} kernel launch{}, {:.3f} us simulated ({}{})\n", s,
+  fmt::print(stderr, "{}warpsim: {} kernel launch{}, {:.3f} us simulated ({}{}{})\n", s,
              dev->kernels().size(), dev->kernels().size() == 1 ? "" : "es", dev->now_ns() / 1000.0,
              dev->mode() == runtime::Mode::Timing ? "timing mode on the " + dev->spec().machine.name
                                                   : std::string("functional mode; placeholder timing"),
              estimated ? fmt::format("; register counts estimated: no sm_{}{} cubin in the fatbinary",
                                      dev->spec().cc_major, dev->spec().cc_minor)
-                       : std::string());
+                       : std::string(),
+             std::strcmp(program_runtime(), "static") == 0 ? "; static CUDA runtime, through the driver API" : "");
 }
 
 namespace {
@@ -392,9 +416,10 @@ std::string demangle(const std::string& n) {
 }  // namespace
 
 std::string State::report_json() {
-  std::string o = fmt::format("{{\"gpu\": {}, \"mode\": \"{}\", \"cache_control\": \"{}\", \"kernels\": [",
+  std::string o = fmt::format("{{\"gpu\": {}, \"mode\": \"{}\", \"cache_control\": \"{}\", \"cuda_runtime\": \"{}\", "
+                              "\"driver_api\": {}, \"kernels\": [",
                               json_str(dev->spec().name), dev->mode() == runtime::Mode::Timing ? "timing" : "functional",
-                              dev->flush_caches() ? "all" : "none");
+                              dev->flush_caches() ? "all" : "none", program_runtime(), driver_api_used ? "true" : "false");
   uint64_t wi = 0, ti = 0, faults = 0;
   bool estimated = false;
   const auto& ks = dev->kernels();

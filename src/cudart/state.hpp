@@ -134,6 +134,10 @@ class State {
   // Device address of a registered variable, 0 if none; err gets a cudaError_t.
   uint64_t var_address(const void* host_var, size_t* size, int& err);
 
+  // Maps the host view of a managed variable of `size` bytes at its device address `a` and fills
+  // it from the device (once; later calls find it mapped). False if the address is taken.
+  bool map_managed(uint64_t a, size_t size);
+
   bool is_device_ptr(const void* p) const;  // in a device allocation that is not managed
   bool is_managed_ptr(const void* p) const;
   void sync_managed_to_device();
@@ -142,6 +146,9 @@ class State {
   // Runs the queued launches together (their CTAs share the GPU), prints their device printf
   // output and turns a fault into the sticky error.
   void flush();
+
+  bool driver_api_used = false;  // cuInit was called (the static runtime, or a library's driver calls)
+  const char* program_runtime() const;
 
   void print_summary();
   // The simulation's part of `warpsim run --report`: {"gpu":..., "kernels":[...], "totals":{...}}.
