@@ -349,33 +349,29 @@ CUDART_API abi::Error cudaMallocFromPoolAsync_ptsz(void** p, size_t n, void* poo
 
 // ------------------------------------------------------------------ driver entry points
 
-// The driver API is not simulated (src/cudart/libcuda_stub.cpp), so no entry point is found: the
-// function pointer is cleared and the query result says so (a caller that checks only the pointer
-// must not call through a stale one), with one explanation on stderr.
+// The driver's functions as libcuda.so.1 hands them out (driver_api.cpp): cudaGetDriverEntryPoint
+// defaults to the CUDA 12.0 forms of the API (cuGetProcAddress_v2 with version 12000).
+extern "C" void* warpsim_driver_proc(const char* name, int version);
 namespace {
-int no_driver_entry(const char* symbol, void** fn, int* status) {
-  if (fn) *fn = nullptr;
-  if (status) *status = 1;  // cudaDriverEntryPointSymbolNotFound
-  static bool told = false;
-  if (!told)
-    fmt::print(stderr, "warpsim: cudaGetDriverEntryPoint(\"{}\"): the CUDA driver API is not simulated; no entry "
-                       "point is returned\n", symbol ? symbol : "(null)");
-  told = true;
-  return ret(abi::ErrNotSupported);
+int driver_entry(const char* symbol, void** fn, int version, int* status) {
+  *fn = warpsim_driver_proc(symbol, version);
+  if (status) *status = *fn ? 0 : 1;  // cudaDriverEntryPointSuccess / SymbolNotFound
+  return *fn ? 0 : ret(abi::ErrSymbolNotFound);
 }
 }  // namespace
 
 CUDART_API abi::Error cudaGetDriverEntryPoint(const char* symbol, void** fn, unsigned long long, int* status) {
   if (!symbol || !fn) return ret(abi::ErrInvalidValue);
-  return no_driver_entry(symbol, fn, status);
+  return driver_entry(symbol, fn, 12000, status);
 }
 CUDART_API abi::Error cudaGetDriverEntryPoint_ptsz(const char* symbol, void** fn, unsigned long long flags, int* status) {
   return cudaGetDriverEntryPoint(symbol, fn, flags, status);
 }
-CUDART_API abi::Error cudaGetDriverEntryPointByVersion(const char* symbol, void** fn, unsigned int, unsigned long long,
+CUDART_API abi::Error cudaGetDriverEntryPointByVersion(const char* symbol, void** fn, unsigned int version,
+                                                       unsigned long long,
                                                        int* status) {
   if (!symbol || !fn) return ret(abi::ErrInvalidValue);
-  return no_driver_entry(symbol, fn, status);
+  return driver_entry(symbol, fn, int(version), status);
 }
 CUDART_API abi::Error cudaGetDriverEntryPointByVersion_ptsz(const char* symbol, void** fn, unsigned int v,
                                                             unsigned long long flags, int* status) {

@@ -99,6 +99,8 @@ abi::Error cudaCtxResetPersistingL2Cache();
 abi::Error cudaStreamSetAttribute(abi::Stream stream, int attr, const abi::LaunchAttributeValue* value);
 abi::Error cudaStreamGetAttribute(abi::Stream stream, int attr, abi::LaunchAttributeValue* value);
 abi::Error cudaStreamCopyAttributes(abi::Stream dst, abi::Stream src);
+abi::Error cudaMemPoolCreate(void** pool, const void* props);
+abi::Error cudaOccupancyAvailableDynamicSMemPerBlock(size_t* dyn, const void* func, int numBlocks, int blockSize);
 }
 
 namespace warpsim::cudart {
@@ -727,6 +729,10 @@ int cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_(int* n, void* f, int b
   if (!known_function(f)) return CuInvalidHandle;
   return cu(cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(n, f, block, smem, flags));
 }
+int cuOccupancyAvailableDynamicSMemPerBlock_(size_t* dyn, void* f, int blocks, int block) {
+  if (!known_function(f)) return CuInvalidHandle;
+  return cu(cudaOccupancyAvailableDynamicSMemPerBlock(dyn, f, blocks, block));
+}
 int cuOccupancyMaxActiveBlocksPerMultiprocessor_(int* n, void* f, int block, size_t smem) {
   return cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_(n, f, block, smem, 0);
 }
@@ -889,7 +895,12 @@ int cuMemPoolSetAttribute_(void* pool, int attr, void* v) { return cu(cudaMemPoo
 int cuMemPoolGetAttribute_(void* pool, int attr, void* v) { return cu(cudaMemPoolGetAttribute(pool, attr, v)); }
 int cuMemPoolTrimTo_(void* pool, size_t keep) { return cu(cudaMemPoolTrimTo(pool, keep)); }
 int cuMemPoolDestroy_(void* pool) { return cu(cudaMemPoolDestroy(pool)); }
-int cuMemPrefetchAsync_() { return CuSuccess; }  // hints: all memory is equally near the simulated SMs
+// CUmemPoolProps is laid out as the runtime's cudaMemPoolProps.
+int cuMemPoolCreate_(void** pool, const void* props) { return cu(cudaMemPoolCreate(pool, props)); }
+int cuStreamAttachMemAsync_(void*, uint64_t, size_t, unsigned) { return CuSuccess; }  // one memory, always attached
+int cuMemPrefetchAsync_() { return CuSuccess; }
+int cuProfilerStart_() { return CuSuccess; }  // the simulator profiles every kernel anyway
+int cuProfilerStop_() { return CuSuccess; }  // hints: all memory is equally near the simulated SMs
 int cuMemAdvise_() { return CuSuccess; }
 
 int copy(uint64_t dst, uint64_t src, size_t n, void* stream, bool async) {
@@ -1270,7 +1281,8 @@ const std::vector<Entry>& entries() {
     E(cuMemAllocManaged), E(cuMemHostAlloc), E(cuMemAllocHost), E(cuMemFreeHost), E(cuMemHostGetDevicePointer),
     E(cuMemHostGetFlags), E(cuMemHostRegister), E(cuMemHostUnregister), E(cuMemGetAddressRange),
     E(cuMemAllocAsync), E(cuMemFreeAsync), E(cuMemAllocFromPoolAsync), E(cuMemPoolSetAttribute),
-    E(cuMemPoolGetAttribute), E(cuMemPoolTrimTo), E(cuMemPoolDestroy), E(cuMemPrefetchAsync), E(cuMemAdvise),
+    E(cuMemPoolGetAttribute), E(cuMemPoolTrimTo), E(cuMemPoolDestroy), E(cuMemPoolCreate), E(cuStreamAttachMemAsync), E(cuProfilerStart), E(cuProfilerStop),
+    E(cuOccupancyAvailableDynamicSMemPerBlock), E(cuMemPrefetchAsync), E(cuMemAdvise),
     E(cuMemcpy), E(cuMemcpyAsync), E(cuMemcpyHtoD), E(cuMemcpyDtoH), E(cuMemcpyDtoD), E(cuMemcpyHtoDAsync),
     E(cuMemcpyDtoHAsync), E(cuMemcpyDtoDAsync), E(cuMemcpyPeer), E(cuMemcpyPeerAsync), E(cuMemcpy2D),
     EA(cuMemcpy2DUnaligned, cuMemcpy2D), E(cuMemcpy2DAsync), E(cuMemcpy3D), E(cuMemcpy3DAsync), E(cuMemsetD8),

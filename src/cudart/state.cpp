@@ -227,6 +227,24 @@ bool State::ensure_loaded(FatbinHandle& h) {
   }
   for (size_t i = 0; i < containers.size(); ++i) {
     const FatbinEntry* e = best_ptx(containers[i], arch);
+    // A container with SASS this GPU would run but PTX only for a newer architecture (libcurand
+    // and cuBLAS ship PTX for their newest target alone): the hardware runs the SASS; we run the
+    // same source's newer PTX in its place, and say so once.
+    if (!e) {
+      bool runnable_sass = false;
+      for (auto& x : containers[i])
+        runnable_sass |= x.kind == EntryKind::Elf && x.arch / 10 == arch / 10 && x.arch <= arch;
+      if (runnable_sass)
+        for (auto& x : containers[i])
+          if (x.kind == EntryKind::Ptx && x.error.empty() && x.arch > arch && (!e || x.arch < e->arch)) e = &x;
+      if (e) {
+        static bool told = false;
+        if (!told && !opts.quiet)
+          fmt::print(stderr, "warpsim: note: a fatbinary has sm_{} SASS but no PTX for compute_{} or below; its "
+                             "compute_{} PTX runs in the SASS's place\n", arch, arch, e->arch);
+        told = true;
+      }
+    }
     if (!e) {
       for (auto& x : containers[i])
         if (x.kind == EntryKind::Ptx && !x.error.empty()) why_not += "  PTX entry: " + x.error + "\n";
