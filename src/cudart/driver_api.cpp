@@ -383,7 +383,15 @@ int cuCtxGetId_(void* ctx, unsigned long long* id) {
   return CuSuccess;
 }
 int cuCtxSynchronize_() { return cu(cudaDeviceSynchronize()); }
-int cuCtxGetLimit_(size_t* v, int limit) { return cu(cudaDeviceGetLimit(v, limit)); }
+int cuCtxGetLimit_(size_t* v, int limit) {
+  // CU_LIMIT_SHMEM_SIZE, _CIG_ENABLED, _CIG_SHMEM_FALLBACK_ENABLED: limits of CUDA-in-graphics
+  // contexts; ours is not one (cuBLASLt reads them while it starts).
+  if (v && limit >= 7 && limit <= 9) {
+    *v = 0;
+    return CuSuccess;
+  }
+  return cu(cudaDeviceGetLimit(v, limit));
+}
 int cuCtxSetLimit_(int limit, size_t v) { return cu(cudaDeviceSetLimit(limit, v)); }
 int cuCtxGetCacheConfig_(int* c) { return cu(cudaDeviceGetCacheConfig(c)); }
 int cuCtxSetCacheConfig_(int c) { return cu(cudaDeviceSetCacheConfig(c)); }
@@ -609,8 +617,9 @@ int get_global(uint64_t* dptr, size_t* bytes, void* handle, const char* name) {
     if (uint64_t a = m->variable(name)) {
       if (dptr) *dptr = a;
       if (bytes) {
-        const mem::Allocation* al = s.dev->memory().find(a);
-        *bytes = al ? size_t(al->addr + al->size - a) : 0;
+        *bytes = 0;
+        for (const ptx::Variable& v : m->loaded->ptx->vars)
+          if (v.name == name) *bytes = size_t(v.size_bytes());
       }
       return CuSuccess;
     }
@@ -1138,6 +1147,11 @@ int cuStreamGetCaptureInfo_(void*, int* status, unsigned long long* id, void**, 
   if (n) *n = 0;
   return CuSuccess;
 }
+int cuStreamGetCaptureInfo3_(void* st, int* status, unsigned long long* id, void** graph, void** deps, void** edges,
+                             size_t* n) {
+  if (edges) *edges = nullptr;
+  return cuStreamGetCaptureInfo_(st, status, id, graph, deps, n);
+}
 int cuThreadExchangeStreamCaptureMode_(int* mode) {
   if (!mode) return CuInvalidValue;
   return CuSuccess;
@@ -1348,6 +1362,18 @@ int cuGetProcAddress_(const char* name, void** fn, int version, unsigned long lo
   // cuGetProcAddress before 12.0 has no status argument.
   if (base == "cuGetProcAddress") {
     *fn = version >= 12000 ? reinterpret_cast<void*>(&cuGetProcAddress_) : reinterpret_cast<void*>(&cuGetProcAddress1_);
+    if (status) *status = 0;
+    return CuSuccess;
+  }
+  // cuStreamGetCaptureInfo from 12.3 on (_v3) also returns the edge data.
+  if (base == "cuStreamGetCaptureInfo" && (std::strstr(name, "_v3") || version >= 12030)) {
+    *fn = reinterpret_cast<void*>(&cuStreamGetCaptureInfo3_);
+    if (status) *status = 0;
+    return CuSuccess;
+  }
+  // cuCtxCreate_v3 (11.4 on) takes execution-affinity parameters: not supported.
+  if (std::strcmp(name, "cuCtxCreate_v3") == 0 || (base == "cuCtxCreate" && version >= 11040 && version < 12050)) {
+    *fn = stub_for("cuCtxCreate_v3");
     if (status) *status = 0;
     return CuSuccess;
   }

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <array>
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <set>
@@ -50,6 +51,17 @@ constexpr Id kUnknownChecks = {0x26, 0x3e, 0x88, 0x60, 0x7c, 0xd2, 0x61, 0x43,
 constexpr Id kRuntimeStartup = {0xf8, 0xcf, 0xf9, 0x51, 0x21, 0x46, 0x8b, 0x4e,
                                 0xb9, 0xe2, 0xfb, 0x46, 0x9e, 0x7c, 0x0d, 0xd9};
 
+bool tracing() {
+  static const bool t = [] {
+    const char* v = std::getenv("WARPSIM_TRACE");
+    return v && *v && std::strcmp(v, "0") != 0;
+  }();
+  return t;
+}
+void trace(const char* what) {
+  if (tracing()) fmt::print(stderr, "warpsim: trace: private driver table: {}\n", what);
+}
+
 constexpr int kSlots = 32;  // room in every table; the runtime never reads past a table's size
 
 const char* table_name(int t) {
@@ -80,22 +92,30 @@ std::array<void*, kSlots> table(int size_slots) {
 }
 
 // --- CUDART_INTERFACE
-int module_from_fatbin(void** mod, const void* wrapper) { return driver_load_module(mod, wrapper); }
+int module_from_fatbin(void** mod, const void* wrapper) {
+  trace("module_from_fatbin"); return driver_load_module(mod, wrapper); }
 int module_from_fatbin_ext1(void** mod, const void* wrapper, void*, void*, unsigned) {
+  trace("module_from_fatbin_ext1");
   return driver_load_module(mod, wrapper);
 }
 int module_from_fatbin_ext2(const void* fatbin, void** mod, void*, void*, unsigned) {
+  trace("module_from_fatbin_ext2");
   return driver_load_module(mod, fatbin);
 }
-int cudart_slot7(uintptr_t) { return CuSuccess; }
+int cudart_slot7(uintptr_t) {
+  trace("cudart slot 7");
+  return CuSuccess;
+}
 
 // --- TOOLS_RUNTIME_CALLBACK_HOOKS: two buffers the runtime writes its tool callbacks' state to.
 uint32_t g_hooks1[1024], g_hooks2[14];
 void hooks_buffer1(void** p, size_t* n) {
+  trace("hooks_buffer1");
   *p = g_hooks1;
   *n = 1024;
 }
 void hooks_buffer2(void** p, size_t* n) {
+  trace("hooks_buffer2");
   *p = g_hooks2;
   *n = 14;
 }
@@ -103,6 +123,7 @@ void hooks_buffer2(void** p, size_t* n) {
 // --- CTX_CREATE_BYPASS, HEAP_ACCESS
 extern "C" void* warpsim_driver_proc(const char* name, int version);
 int ctx_create_bypass(void** ctx, unsigned flags, int dev) {
+  trace("ctx_create_bypass");
   auto create = reinterpret_cast<int (*)(void**, unsigned, int)>(warpsim_driver_proc("cuCtxCreate", 3020));
   return create(ctx, flags, dev);
 }
@@ -110,10 +131,12 @@ struct HeapRecord {
   uintptr_t a, b;
 };
 int heap_alloc(HeapRecord** rec, uintptr_t a, uintptr_t b) {
+  trace("heap_alloc");
   *rec = new HeapRecord{a, b};
   return CuSuccess;
 }
 int heap_free(HeapRecord* rec, uintptr_t* b) {
+  trace("heap_free");
   if (b) *b = rec ? rec->b : 0;
   delete rec;
   return CuSuccess;
@@ -121,17 +144,20 @@ int heap_free(HeapRecord* rec, uintptr_t* b) {
 
 // --- DEVICE_EXTENDED_RT
 int device_flag(unsigned char* out, int) {
+  trace("device_flag");
   *out = 0;
   return CuSuccess;
 }
 
 // --- UNKNOWN_CHECKS
 int context_check(void*, uint32_t* r1, const void** r2) {
+  trace("context_check");
   if (r1) *r1 = 0;
   if (r2) *r2 = nullptr;
   return CuSuccess;
 }
-uint32_t check3() { return 0; }
+uint32_t check3() {
+  trace("check3"); return 0; }
 
 // --- INTEGRITY_CHECK: the runtime proves it talks to a genuine driver by asking for an HMAC-MD2
 // of facts both sides know (versions, the process and thread, the two tables' addresses, this
@@ -155,6 +181,7 @@ struct DeviceIdentity {
 
 int integrity_check(uint32_t version, uint64_t unix_seconds, uint64_t result[2]) {
   if (!result) return CuInvalidValue;
+  trace("integrity_check");
   if (version % 10 == 0 || version % 10 == 1) {
     result[0] = version % 10 == 0 ? 0x3341181C03CB675Cull : 0x1841181C03CB675Cull;
     result[1] = 0x8ED383AA1F4CD1E8ull;

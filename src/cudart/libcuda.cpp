@@ -79,56 +79,35 @@ WARPSIM_DRIVER_EXPORT int cuGetErrorName(int error, const char** str) {
   return f ? f(error, str) : kNotInitialized;
 }
 
-// The names cuda.h makes a program that links -lcuda call (cuMemAlloc is cuMemAlloc_v2, and so on).
-// Each is a jump through a slot that the constructor below fills with our implementation, so any
-// signature passes through untouched.
-#define WARPSIM_DRIVER_SYMBOLS(X)                                                                              \
-  X(cuDeviceGet) X(cuDeviceGetCount) X(cuDeviceGetName) X(cuDeviceTotalMem_v2) X(cuDeviceGetAttribute)         \
-  X(cuDeviceComputeCapability) X(cuDeviceGetUuid) X(cuDeviceGetUuid_v2) X(cuDeviceGetPCIBusId)                  \
-  X(cuDeviceGetByPCIBusId) X(cuDeviceCanAccessPeer) X(cuDeviceGetP2PAttribute) X(cuDeviceGetDefaultMemPool)    \
-  X(cuDevicePrimaryCtxRetain) X(cuDevicePrimaryCtxRelease_v2) X(cuDevicePrimaryCtxGetState)                    \
-  X(cuDevicePrimaryCtxSetFlags_v2) X(cuDevicePrimaryCtxReset_v2) X(cuCtxCreate_v2) X(cuCtxCreate_v4)           \
-  X(cuCtxDestroy_v2) X(cuCtxGetCurrent) X(cuCtxSetCurrent) X(cuCtxPushCurrent_v2) X(cuCtxPopCurrent_v2)        \
-  X(cuCtxGetDevice) X(cuCtxGetFlags) X(cuCtxSetFlags) X(cuCtxGetApiVersion) X(cuCtxSynchronize)               \
-  X(cuCtxGetLimit) X(cuCtxSetLimit) X(cuCtxGetCacheConfig) X(cuCtxSetCacheConfig)                              \
-  X(cuCtxGetStreamPriorityRange) X(cuModuleLoad) X(cuModuleLoadData) X(cuModuleLoadDataEx)                     \
-  X(cuModuleLoadFatBinary) X(cuModuleUnload) X(cuModuleGetFunction) X(cuModuleGetGlobal_v2)                   \
-  X(cuModuleGetLoadingMode) X(cuLibraryLoadData) X(cuLibraryLoadFromFile) X(cuLibraryUnload)                  \
-  X(cuLibraryGetKernel) X(cuLibraryGetModule) X(cuKernelGetFunction) X(cuLibraryGetGlobal)                    \
-  X(cuKernelGetAttribute) X(cuKernelSetAttribute) X(cuKernelGetName) X(cuFuncGetAttribute)                    \
-  X(cuFuncSetAttribute) X(cuFuncSetCacheConfig) X(cuFuncGetName) X(cuFuncGetParamInfo)                       \
-  X(cuOccupancyMaxActiveBlocksPerMultiprocessor) X(cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags)      \
-  X(cuOccupancyMaxPotentialBlockSize) X(cuLaunchKernel) X(cuLaunchCooperativeKernel) X(cuLaunchKernelEx)      \
-  X(cuLaunchHostFunc) X(cuMemAlloc_v2) X(cuMemFree_v2) X(cuMemAllocPitch_v2) X(cuMemGetInfo_v2)                \
-  X(cuMemAllocManaged) X(cuMemHostAlloc) X(cuMemAllocHost_v2) X(cuMemFreeHost) X(cuMemHostGetDevicePointer_v2) \
-  X(cuMemHostGetFlags) X(cuMemHostRegister_v2) X(cuMemHostUnregister) X(cuMemGetAddressRange_v2)               \
-  X(cuMemAllocAsync) X(cuMemFreeAsync) X(cuMemcpy) X(cuMemcpyAsync) X(cuMemcpyHtoD_v2) X(cuMemcpyDtoH_v2)       \
-  X(cuMemcpyDtoD_v2) X(cuMemcpyHtoDAsync_v2) X(cuMemcpyDtoHAsync_v2) X(cuMemcpyDtoDAsync_v2) X(cuMemcpy2D_v2)  \
-  X(cuMemcpy2DUnaligned_v2) X(cuMemcpy2DAsync_v2) X(cuMemcpy3D_v2) X(cuMemcpy3DAsync_v2) X(cuMemsetD8_v2)      \
-  X(cuMemsetD16_v2) X(cuMemsetD32_v2) X(cuMemsetD8Async) X(cuMemsetD16Async) X(cuMemsetD32Async)               \
-  X(cuMemsetD2D8_v2) X(cuMemsetD2D16_v2) X(cuMemsetD2D32_v2) X(cuPointerGetAttribute)                           \
-  X(cuPointerGetAttributes) X(cuStreamCreate) X(cuStreamCreateWithPriority) X(cuStreamDestroy_v2)              \
-  X(cuStreamSynchronize) X(cuStreamQuery) X(cuStreamWaitEvent) X(cuStreamGetFlags) X(cuStreamGetPriority)     \
-  X(cuStreamAddCallback) X(cuEventCreate) X(cuEventDestroy_v2) X(cuEventRecord) X(cuEventSynchronize)          \
-  X(cuEventQuery) X(cuEventElapsedTime) X(cuEventElapsedTime_v2)
+// Every other driver function, for programs linked with -lcuda and libraries that dlsym them: a
+// jump through a slot that the constructor below fills with our implementation (or a stub that
+// explains itself), so any signature passes through untouched.
+#include "cudart/libcuda_exports.inc"
 
-// Read by the trampolines below; filled before main (or when the runtime dlopens this library).
 #define X(n) extern "C" __attribute__((visibility("hidden"))) void* warpsim_slot_##n;
-WARPSIM_DRIVER_SYMBOLS(X)
+#define L(n) X(n)
+WARPSIM_DRIVER_EXPORTS(X, L)
 #undef X
+#undef L
 #define X(n) void* warpsim_slot_##n = nullptr;
-WARPSIM_DRIVER_SYMBOLS(X)
+#define L(n) X(n)
+WARPSIM_DRIVER_EXPORTS(X, L)
 #undef X
+#undef L
 
 __attribute__((constructor)) static void resolve_driver_symbols() {
   Proc p = driver();
   if (!p) return;
 #define X(n) warpsim_slot_##n = p(#n, 0);
-  WARPSIM_DRIVER_SYMBOLS(X)
+#define L(n) warpsim_slot_##n = p(#n " (the CUDA 3.1 ABI)", 0);
+  WARPSIM_DRIVER_EXPORTS(X, L)
 #undef X
+#undef L
 }
 
 #define X(n) \
   asm(".text\n.globl " #n "\n.type " #n ",@function\n" #n ":\n  jmp *warpsim_slot_" #n "(%rip)\n.size " #n ",.-" #n "\n");
-WARPSIM_DRIVER_SYMBOLS(X)
+#define L(n) X(n)
+WARPSIM_DRIVER_EXPORTS(X, L)
 #undef X
+#undef L

@@ -13,7 +13,6 @@ namespace warpsim::runtime {
 
 namespace {
 constexpr int kErrInvalidValue = 1;
-constexpr int kErrInvalidConfiguration = 9;
 constexpr int kErrInvalidDeviceFunction = 98;
 constexpr int kErrCooperativeLaunchTooLarge = 720;
 }  // namespace
@@ -90,7 +89,10 @@ int Device::check(const Module& m, const ptx::Function& k, const LaunchRequest& 
       b.y > uint32_t(spec_.max_block_dim[1]) || b.z > uint32_t(spec_.max_block_dim[2]) ||
       g.x > uint32_t(spec_.max_grid_dim[0]) || g.y > uint32_t(spec_.max_grid_dim[1]) ||
       g.z > uint32_t(spec_.max_grid_dim[2]))
-    return bad(kErrInvalidConfiguration,
+    // cudaErrorInvalidValue, as CUDA 13's runtime and driver answer on our H100 for a zero grid, a
+    // 2048-thread block, block z 65 and grid y 65536 (validation/driver/h100_driver_api.out), not
+    // cudaErrorInvalidConfiguration, which older runtimes returned.
+    return bad(kErrInvalidValue,
                fmt::format("invalid configuration grid ({},{},{}) block ({},{},{})", g.x, g.y, g.z, b.x, b.y, b.z));
   uint32_t limit = req.max_dynamic_smem ? req.max_dynamic_smem : spec_.smem_per_block;
   if (req.dynamic_smem > limit)

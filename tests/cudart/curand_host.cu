@@ -53,8 +53,14 @@ static int report(const char* name, curandRngType_t type, bool normal, size_t n)
   const double want_mean = normal ? 0.0 : 0.5, want_sd = normal ? 1.0 : std::sqrt(1.0 / 12.0);
   const bool stats = std::fabs(mean - want_mean) < 5.0 * want_sd / std::sqrt(double(n)) &&
                      std::fabs(sd - want_sd) < 0.01 * want_sd;
-  std::printf("%s: %08x %08x %08x checksum %08x, %s%s\n", name, bits(h[0]), bits(h[1]), bits(h[2]), sum,
-              stats ? "mean and sd: PASS" : "mean and sd: FAIL", normal ? "" : in_range ? ", in (0,1]: PASS" : ", in (0,1]: FAIL");
+  // Uniform generators are integer arithmetic and a scaling: bit-identical to the hardware. Normal
+  // ones go through logf/sqrtf/sincospif, whose SFU approximations warpsim does not reproduce to
+  // the last bit: their values are printed to 4 decimals and not checksummed.
+  if (normal)
+    std::printf("%s: %.4f %.4f %.4f, %s\n", name, h[0], h[1], h[2], stats ? "mean and sd: PASS" : "mean and sd: FAIL");
+  else
+    std::printf("%s: %08x %08x %08x checksum %08x, %s%s\n", name, bits(h[0]), bits(h[1]), bits(h[2]), sum,
+                stats ? "mean and sd: PASS" : "mean and sd: FAIL", in_range ? ", in (0,1]: PASS" : ", in (0,1]: FAIL");
   cudaFree(d);
   CURAND_CHECK(curandDestroyGenerator(gen));
   return 0;

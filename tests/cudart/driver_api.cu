@@ -3,7 +3,9 @@
 // memset patterns, attributes and the errors of bad input. Every result is checked on the host.
 // The expected output is what our H100 printed with the real driver.
 #include <cuda.h>
+#include <cuda_runtime.h>
 
+#include <cstddef>
 #include <cstdio>
 #include <cstring>
 #include <vector>
@@ -43,6 +45,10 @@ done:
   ret;
 }
 )";
+
+__global__ void touch(int* p) {
+  if (p) *p = 1;
+}
 
 static int failures = 0;
 #define CHECK(call)                                                               \
@@ -109,7 +115,7 @@ int main() {
     CUdeviceptr x, y;
     unsigned n;
   } packed = {-1.0f, 0, dx, dy, n};
-  size_t packed_size = sizeof packed;
+  size_t packed_size = offsetof(decltype(packed), n) + sizeof(unsigned);  // the parameters' 28 bytes
   void* extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, &packed, CU_LAUNCH_PARAM_BUFFER_SIZE, &packed_size,
                    CU_LAUNCH_PARAM_END};
   CHECK(cuLaunchKernel(axpy, (n + 127) / 128, 1, 1, 128, 1, 1, 0, nullptr, nullptr, extra));
@@ -167,10 +173,21 @@ int main() {
   for (unsigned i = 0; i < n; ++i) wrong += out[i] != 2.0f * x[i] + y[i];
   std::printf("stream: %d wrong, elapsed time positive: %d\n", wrong, ms > 0);
 
-  r = cuLaunchKernel(axpy, 1, 1, 1, 4096, 1, 1, 0, nullptr, args, nullptr);
-  rname = nullptr;
-  cuGetErrorName(r, &rname);
-  std::printf("4096 threads per block: %s\n", rname ? rname : "?");
+  // Launch configurations the hardware refuses, through the driver and through the runtime.
+  struct Bad {
+    const char* what;
+    unsigned g[3], b[3];
+  } bad_configs[] = {{"grid 0", {0, 1, 1}, {32, 1, 1}},
+                     {"block 2048", {1, 1, 1}, {2048, 1, 1}},
+                     {"block z 65", {1, 1, 1}, {1, 1, 65}},
+                     {"grid y 65536", {1, 65536, 1}, {32, 1, 1}}};
+  for (const Bad& c : bad_configs) {
+    r = cuLaunchKernel(axpy, c.g[0], c.g[1], c.g[2], c.b[0], c.b[1], c.b[2], 0, nullptr, args, nullptr);
+    rname = nullptr;
+    cuGetErrorName(r, &rname);
+    touch<<<dim3(c.g[0], c.g[1], c.g[2]), dim3(c.b[0], c.b[1], c.b[2])>>>(nullptr);
+    std::printf("%s: driver %s, runtime %s\n", c.what, rname ? rname : "?", cudaGetErrorName(cudaGetLastError()));
+  }
 
   CHECK(cuEventDestroy(start));
   CHECK(cuEventDestroy(stop));

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds a CUDA program the way a user does (nvcc -cudart shared -arch=sm_80) and runs it under
-# `warpsim run`, comparing its stdout with an expected file.
+# Builds a CUDA program the way a user does (nvcc -cudart shared -arch=sm_80, or nvcc's default
+# static runtime with WARPSIM_CUDART=static) and runs it under `warpsim run`, comparing its stdout
+# with an expected file.
 # Usage: run_workload.sh WARPSIM WORKDIR SOURCE.cu EXPECTED_STDOUT|- [EXPECTED_EXIT] [STDERR_REGEX]
 # WARPSIM_RUN_MODE (timing or functional, default functional) picks the simulation mode;
 # WARPSIM_NVCC_FLAGS adds nvcc options (e.g. --default-stream per-thread; a later -arch wins);
@@ -14,13 +15,15 @@ if ! command -v nvcc >/dev/null 2>&1; then
 fi
 name=$(basename "$src" .cu)
 mkdir -p "$workdir"
+runtime=(-cudart shared)
+[[ ${WARPSIM_CUDART:-shared} == static ]] && runtime=() && name="$name.static"
 bin="$workdir/$name"
 if [[ ! -x "$bin" || "$src" -nt "$bin" ]]; then
   # Built under a temporary name and renamed: the timing and functional tests of a program may
   # build it at the same time.
   # -Xptxas -v: registers and shared memory per kernel, for the occupancy check below.
   # shellcheck disable=SC2086
-  nvcc -cudart shared -arch=sm_80 ${WARPSIM_NVCC_FLAGS:-} -Xptxas -v -o "$bin.tmp.$$" "$src" 2>"$bin.ptxas.tmp.$$" ||
+  nvcc "${runtime[@]}" -arch=sm_80 ${WARPSIM_NVCC_FLAGS:-} -Xptxas -v -o "$bin.tmp.$$" "$src" 2>"$bin.ptxas.tmp.$$" ||
     { cat "$bin.ptxas.tmp.$$"; echo "FAIL: nvcc could not build $src"; exit 1; }
   mv -f "$bin.ptxas.tmp.$$" "$bin.ptxas"
   mv -f "$bin.tmp.$$" "$bin"
