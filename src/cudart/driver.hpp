@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 namespace warpsim::cudart {
 
@@ -45,6 +46,10 @@ int driver_primary_context(void** ctx, int dev);
 int driver_cls_put(void* ctx, void* key, void* value, void* dtor);
 int driver_cls_delete(void* ctx, void* key);
 int driver_cls_get(void** value, void* ctx, void* key);
+
+// The graph and stream-capture function `name` (base name `base`, without version suffix) for a
+// caller of API `version` (driver_graph.cpp); null if it is not one.
+void* driver_graph_entry(const std::string& base, const char* name, int version);
 
 // A private export table of the driver (cuGetExportTable), by its 16-byte id; null if unknown.
 const void* driver_export_table(const uint8_t id[16]);

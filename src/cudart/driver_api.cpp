@@ -3,9 +3,9 @@
 // exported cuda* functions and State), so that the driver and the runtime share one device.
 // Lookups go through warpsim_driver_proc (cuGetProcAddress), as libcudart_static does.
 //
-// What is not here answers CUDA_ERROR_NOT_SUPPORTED and says so once on stderr: graphs and stream
-// capture through the driver, arrays, texture and surface objects, IPC, external memory, virtual
-// memory management, multicast and green contexts.
+// Graphs and stream capture are in driver_graph.cpp. What is not here answers
+// CUDA_ERROR_NOT_SUPPORTED and says so once on stderr: arrays, texture and surface objects, IPC,
+// external memory, virtual memory management, multicast and green contexts.
 #include <fmt/format.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -1133,25 +1133,6 @@ int cuStreamGetId_(void* st, unsigned long long* id) {
 int cuStreamAddCallback_(void* st, void (*cb)(void*, int, void*), void* user, unsigned flags) {
   return cu(cudaStreamAddCallback(st, reinterpret_cast<void (*)(abi::Stream, abi::Error, void*)>(cb), user, flags));
 }
-// No capture through the driver: a stream is never capturing (cub and thrust ask before they
-// synchronise), and starting a capture is refused.
-int cuStreamIsCapturing_(void*, int* status) {
-  if (!status) return CuInvalidValue;
-  *status = 0;  // CU_STREAM_CAPTURE_STATUS_NONE
-  return CuSuccess;
-}
-int cuStreamGetCaptureInfo_(void*, int* status, unsigned long long* id, void**, void**, size_t* n) {
-  if (!status) return CuInvalidValue;
-  *status = 0;
-  if (id) *id = 0;
-  if (n) *n = 0;
-  return CuSuccess;
-}
-int cuStreamGetCaptureInfo3_(void* st, int* status, unsigned long long* id, void** graph, void** deps, void** edges,
-                             size_t* n) {
-  if (edges) *edges = nullptr;
-  return cuStreamGetCaptureInfo_(st, status, id, graph, deps, n);
-}
 int cuThreadExchangeStreamCaptureMode_(int* mode) {
   if (!mode) return CuInvalidValue;
   return CuSuccess;
@@ -1306,7 +1287,7 @@ const std::vector<Entry>& entries() {
     E(cuStreamDestroy), E(cuStreamSynchronize), E(cuStreamQuery), E(cuStreamWaitEvent), E(cuStreamGetFlags),
     E(cuStreamGetPriority), E(cuStreamSetAttribute), E(cuStreamGetAttribute), E(cuStreamCopyAttributes),
     E(cuStreamGetCtx), E(cuStreamGetDevice), E(cuStreamGetId), E(cuStreamAddCallback),
-    E(cuStreamIsCapturing), E(cuStreamGetCaptureInfo), E(cuThreadExchangeStreamCaptureMode), E(cuEventCreate),
+    E(cuThreadExchangeStreamCaptureMode), E(cuEventCreate),
     E(cuEventDestroy), E(cuEventRecord), E(cuEventRecordWithFlags), E(cuEventSynchronize), E(cuEventQuery),
     E(cuEventElapsedTime), E(cuGetErrorString), E(cuGetErrorName), E(cuGetExportTable),
   };
@@ -1365,9 +1346,9 @@ int cuGetProcAddress_(const char* name, void** fn, int version, unsigned long lo
     if (status) *status = 0;
     return CuSuccess;
   }
-  // cuStreamGetCaptureInfo from 12.3 on (_v3) also returns the edge data.
-  if (base == "cuStreamGetCaptureInfo" && (std::strstr(name, "_v3") || version >= 12030)) {
-    *fn = reinterpret_cast<void*>(&cuStreamGetCaptureInfo3_);
+  // Graphs and stream capture (driver_graph.cpp).
+  if (void* g = driver_graph_entry(base, name, version)) {
+    *fn = g;
     if (status) *status = 0;
     return CuSuccess;
   }
