@@ -460,15 +460,24 @@ CUDART_API abi::Error cudaMemcpy3D(const abi::Memcpy3DParms* p) {
     // An array end: its pitched storage, with positions and the extent's width in elements.
     abi::Memcpy3DParms q = *p;
     size_t elem = 1;
+    // The region must lie inside the array (in elements, rows and slices): a copy past its end is
+    // cudaErrorInvalidValue, as cudaMemcpyToArray's is.
+    auto inside = [&](const abi::Pos& pos, const abi::PitchedPtr& a, size_t depth) {
+      const size_t h = std::max<size_t>(1, p->extent.height), d = std::max<size_t>(1, p->extent.depth);
+      return pos.x + p->extent.width <= a.xsize && pos.y + h <= a.ysize && pos.z + d <= depth;
+    };
     if (p->srcArray) {
+      size_t depth = 1;
       q.srcArray = nullptr;
-      if (!array_as_pitched(p->srcArray, q.srcPtr, elem)) return ret(abi::ErrInvalidResourceHandle);
+      if (!array_as_pitched(p->srcArray, q.srcPtr, elem, depth)) return ret(abi::ErrInvalidResourceHandle);
+      if (!inside(p->srcPos, q.srcPtr, depth)) return ret(abi::ErrInvalidValue);
       q.srcPos.x *= elem;
     }
     if (p->dstArray) {
-      size_t de = 1;
+      size_t de = 1, depth = 1;
       q.dstArray = nullptr;
-      if (!array_as_pitched(p->dstArray, q.dstPtr, de)) return ret(abi::ErrInvalidResourceHandle);
+      if (!array_as_pitched(p->dstArray, q.dstPtr, de, depth)) return ret(abi::ErrInvalidResourceHandle);
+      if (!inside(p->dstPos, q.dstPtr, depth)) return ret(abi::ErrInvalidValue);
       q.dstPos.x *= de;
       elem = de;
     }

@@ -132,7 +132,7 @@ int allocate_array(void** out, const ChannelFormatDesc* desc, size_t w, size_t h
 }  // namespace
 
 namespace warpsim::cudart {
-bool array_as_pitched(const void* a, abi::PitchedPtr& out, size_t& elem) {
+bool array_as_pitched(const void* a, abi::PitchedPtr& out, size_t& elem, size_t& depth) {
   const ArrayObj* arr = find_array(a);
   if (!arr) return false;
   out.ptr = reinterpret_cast<void*>(arr->base);
@@ -140,6 +140,7 @@ bool array_as_pitched(const void* a, abi::PitchedPtr& out, size_t& elem) {
   out.xsize = arr->width;
   out.ysize = arr->height ? arr->height : 1;
   elem = arr->elem_bytes();
+  depth = arr->depth ? arr->depth : 1;
   return true;
 }
 }  // namespace warpsim::cudart

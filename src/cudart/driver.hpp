@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <string>
 
+#include "cudart/abi.hpp"
+
 namespace warpsim::cudart {
 
 // CUresult values (cuda.h) that this layer returns.
@@ -40,6 +42,32 @@ int cu_result(int cuda_error);
 // The driver's version (cuDriverGetVersion), also hashed into the runtime's integrity check.
 constexpr int kDriverVersion = 13000;
 
+// cudaChannelFormatDesc: bits per channel and the kind (0 signed, 1 unsigned, 2 float).
+struct ChannelFormat {
+  int x, y, z, w, f;
+};
+
+// CUDA_MEMCPY3D (cuda.h). Memory types: 1 host, 2 device, 3 array, 4 unified.
+struct CuMemcpy3D {
+  size_t src_x, src_y, src_z, src_lod;
+  int src_type;
+  const void* src_host;
+  uint64_t src_device;
+  void* src_array;
+  void* reserved0;
+  size_t src_pitch, src_height;
+  size_t dst_x, dst_y, dst_z, dst_lod;
+  int dst_type;
+  void* dst_host;
+  uint64_t dst_device;
+  void* dst_array;
+  void* reserved1;
+  size_t dst_pitch, dst_height;
+  size_t width, height, depth;
+};
+// The runtime's cudaMemcpy3DParms for a driver copy; a CUresult.
+int memcpy3d_params(const CuMemcpy3D& c, abi::Memcpy3DParms& p);
+
 // Pieces of the driver API the private export tables call (driver_api.cpp).
 int driver_load_module(void** mod, const void* image);
 int driver_primary_context(void** ctx, int dev);
@@ -50,6 +78,9 @@ int driver_cls_get(void** value, void* ctx, void* key);
 // The graph and stream-capture function `name` (base name `base`, without version suffix) for a
 // caller of API `version` (driver_graph.cpp); null if it is not one.
 void* driver_graph_entry(const std::string& base, const char* name, int version);
+
+// The array and texture/surface-object function `base` (driver_texture.cpp); null if it is not one.
+void* driver_texture_entry(const std::string& base);
 
 // A private export table of the driver (cuGetExportTable), by its 16-byte id; null if unknown.
 const void* driver_export_table(const uint8_t id[16]);

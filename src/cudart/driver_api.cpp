@@ -3,9 +3,10 @@
 // exported cuda* functions and State), so that the driver and the runtime share one device.
 // Lookups go through warpsim_driver_proc (cuGetProcAddress), as libcudart_static does.
 //
-// Graphs and stream capture are in driver_graph.cpp. What is not here answers
-// CUDA_ERROR_NOT_SUPPORTED and says so once on stderr: arrays, texture and surface objects, IPC,
-// external memory, virtual memory management, multicast and green contexts.
+// Graphs and stream capture are in driver_graph.cpp, arrays and texture/surface objects in
+// driver_texture.cpp. What is not here answers CUDA_ERROR_NOT_SUPPORTED and says so once on
+// stderr: mipmapped arrays, texture references, IPC, external memory, virtual memory management,
+// multicast and green contexts.
 #include <fmt/format.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -100,6 +101,9 @@ abi::Error cudaStreamSetAttribute(abi::Stream stream, int attr, const abi::Launc
 abi::Error cudaStreamGetAttribute(abi::Stream stream, int attr, abi::LaunchAttributeValue* value);
 abi::Error cudaStreamCopyAttributes(abi::Stream dst, abi::Stream src);
 abi::Error cudaMemPoolCreate(void** pool, const void* props);
+abi::Error cudaMemcpy3D(const abi::Memcpy3DParms* p);
+abi::Error cudaMemcpy3DAsync(const abi::Memcpy3DParms* p, abi::Stream stream);
+abi::Error cudaArrayGetInfo(warpsim::cudart::ChannelFormat* desc, abi::Extent* extent, unsigned int* flags, void* array);
 abi::Error cudaOccupancyAvailableDynamicSMemPerBlock(size_t* dyn, const void* func, int numBlocks, int blockSize);
 }
 
@@ -503,6 +507,42 @@ int cuModuleLoadData_(void** mod, const void* image) { return load_image(reinter
 }  // namespace
 namespace warpsim::cudart {
 int driver_load_module(void** mod, const void* image) { return cuModuleLoadData_(mod, image); }
+
+// The runtime counts an array end's x position and the extent's width in elements, the driver in
+// bytes: divided by the array's element size.
+int memcpy3d_params(const CuMemcpy3D& c, abi::Memcpy3DParms& p) {
+  p = abi::Memcpy3DParms{};
+  size_t elem = 0;
+  auto side = [&](int type, const void* host, uint64_t device, void* array, size_t pitch, size_t height, size_t x,
+                  size_t y, size_t z, void*& out_array, abi::PitchedPtr& ptr, abi::Pos& pos) -> int {
+    pos = {x, y, z};
+    if (type == 3) {  // CU_MEMORYTYPE_ARRAY
+      ChannelFormat f{};
+      abi::Extent e{};
+      if (cudaArrayGetInfo(&f, &e, nullptr, array)) return CuInvalidHandle;
+      const size_t bytes = size_t(f.x + f.y + f.z + f.w) / 8;
+      if (!bytes || x % bytes) return CuInvalidValue;
+      elem = bytes;
+      out_array = array;
+      pos.x = x / bytes;
+      return CuSuccess;
+    }
+    if (type != 1 && type != 2 && type != 4) return CuInvalidValue;
+    ptr = {type == 1 ? const_cast<void*>(host) : reinterpret_cast<void*>(device), pitch ? pitch : c.width, c.width,
+           height ? height : c.height};
+    return CuSuccess;
+  };
+  if (int e = side(c.src_type, c.src_host, c.src_device, c.src_array, c.src_pitch, c.src_height, c.src_x, c.src_y,
+                   c.src_z, p.srcArray, p.srcPtr, p.srcPos))
+    return e;
+  if (int e = side(c.dst_type, c.dst_host, c.dst_device, c.dst_array, c.dst_pitch, c.dst_height, c.dst_x, c.dst_y,
+                   c.dst_z, p.dstArray, p.dstPtr, p.dstPos))
+    return e;
+  if (elem && c.width % elem) return CuInvalidValue;
+  p.extent = {elem ? c.width / elem : c.width, std::max<size_t>(1, c.height), std::max<size_t>(1, c.depth)};
+  p.kind = abi::Default;
+  return CuSuccess;
+}
 }  // namespace warpsim::cudart
 namespace {
 int cuModuleLoadDataEx_(void** mod, const void* image, unsigned, void*, void**) { return cuModuleLoadData_(mod, image); }
@@ -944,58 +984,37 @@ struct CuMemcpy2D {
   size_t dst_pitch;
   size_t width, height;
 };
-struct CuMemcpy3D {
-  size_t src_x, src_y, src_z, src_lod;
-  int src_type;
-  const void* src_host;
-  uint64_t src_device;
-  void* src_array;
-  void* reserved0;
-  size_t src_pitch, src_height;
-  size_t dst_x, dst_y, dst_z, dst_lod;
-  int dst_type;
-  void* dst_host;
-  uint64_t dst_device;
-  void* dst_array;
-  void* reserved1;
-  size_t dst_pitch, dst_height;
-  size_t width, height, depth;
-};
-// The start of a 2D/3D copy's side: host pointer for host memory, device address otherwise.
-bool side_base(int type, const void* host, uint64_t device, uint64_t& out) {
-  if (type == 1) out = reinterpret_cast<uintptr_t>(host);
-  else if (type == 2 || type == 4) out = device;
-  else return false;  // arrays
-  return true;
+// A CUDA_MEMCPY2D as the CUDA_MEMCPY3D of depth 1 it is.
+CuMemcpy3D as_3d(const CuMemcpy2D& c) {
+  CuMemcpy3D d{};
+  d.src_x = c.src_x, d.src_y = c.src_y, d.src_type = c.src_type, d.src_host = c.src_host, d.src_device = c.src_device;
+  d.src_array = c.src_array, d.src_pitch = c.src_pitch;
+  d.dst_x = c.dst_x, d.dst_y = c.dst_y, d.dst_type = c.dst_type, d.dst_host = c.dst_host, d.dst_device = c.dst_device;
+  d.dst_array = c.dst_array, d.dst_pitch = c.dst_pitch;
+  d.width = c.width, d.height = c.height, d.depth = 1;
+  return d;
 }
-int copy_2d(const CuMemcpy2D* c, void* stream, bool async) {
-  if (!c) return CuInvalidValue;
-  uint64_t s = 0, d = 0;
-  if (!side_base(c->src_type, c->src_host, c->src_device, s) || !side_base(c->dst_type, c->dst_host, c->dst_device, d))
-    return unsupported("cuMemcpy2D (CUDA arrays)");
-  const size_t sp = c->src_pitch ? c->src_pitch : c->width, dp = c->dst_pitch ? c->dst_pitch : c->width;
-  auto* dst = reinterpret_cast<void*>(d + c->dst_y * dp + c->dst_x);
-  auto* src = reinterpret_cast<const void*>(s + c->src_y * sp + c->src_x);
-  return cu(async ? cudaMemcpy2DAsync(dst, dp, src, sp, c->width, c->height, abi::Default, stream)
-                  : cudaMemcpy2D(dst, dp, src, sp, c->width, c->height, abi::Default));
-}
-int cuMemcpy2D_(const CuMemcpy2D* c) { return copy_2d(c, nullptr, false); }
-int cuMemcpy2DAsync_(const CuMemcpy2D* c, void* st) { return copy_2d(c, st, true); }
 int copy_3d(const CuMemcpy3D* c, void* stream, bool async) {
   if (!c) return CuInvalidValue;
-  uint64_t s = 0, d = 0;
-  if (!side_base(c->src_type, c->src_host, c->src_device, s) || !side_base(c->dst_type, c->dst_host, c->dst_device, d))
-    return unsupported("cuMemcpy3D (CUDA arrays)");
-  const size_t sp = c->src_pitch ? c->src_pitch : c->width, dp = c->dst_pitch ? c->dst_pitch : c->width;
-  const size_t sh = c->src_height ? c->src_height : c->height, dh = c->dst_height ? c->dst_height : c->height;
-  for (size_t z = 0; z < std::max<size_t>(1, c->depth); ++z) {
-    auto* dst = reinterpret_cast<void*>(d + ((c->dst_z + z) * dh + c->dst_y) * dp + c->dst_x);
-    auto* src = reinterpret_cast<const void*>(s + ((c->src_z + z) * sh + c->src_y) * sp + c->src_x);
-    int e = async ? cudaMemcpy2DAsync(dst, dp, src, sp, c->width, c->height, abi::Default, stream)
-                  : cudaMemcpy2D(dst, dp, src, sp, c->width, c->height, abi::Default);
-    if (e) return cu(e);
-  }
-  return CuSuccess;
+  if (trace())
+    fmt::print(stderr, "warpsim: trace: copy src type {} host {} dev 0x{:x} array {} pitch {} height {} pos ({},{},{}); "
+                       "dst type {} host {} dev 0x{:x} array {} pitch {} height {} pos ({},{},{}); {} x {} x {} bytes\n",
+               c->src_type, c->src_host, c->src_device, c->src_array, c->src_pitch, c->src_height, c->src_x, c->src_y,
+               c->src_z, c->dst_type, static_cast<void*>(c->dst_host), c->dst_device, c->dst_array, c->dst_pitch,
+               c->dst_height, c->dst_x, c->dst_y, c->dst_z, c->width, c->height, c->depth);
+  abi::Memcpy3DParms p{};
+  if (int e = memcpy3d_params(*c, p)) return e;
+  return cu(async ? cudaMemcpy3DAsync(&p, stream) : cudaMemcpy3D(&p));
+}
+int cuMemcpy2D_(const CuMemcpy2D* c) {
+  if (!c) return CuInvalidValue;
+  const CuMemcpy3D d = as_3d(*c);
+  return copy_3d(&d, nullptr, false);
+}
+int cuMemcpy2DAsync_(const CuMemcpy2D* c, void* st) {
+  if (!c) return CuInvalidValue;
+  const CuMemcpy3D d = as_3d(*c);
+  return copy_3d(&d, st, true);
 }
 int cuMemcpy3D_(const CuMemcpy3D* c) { return copy_3d(c, nullptr, false); }
 int cuMemcpy3DAsync_(const CuMemcpy3D* c, void* st) { return copy_3d(c, st, true); }
@@ -1346,8 +1365,10 @@ int cuGetProcAddress_(const char* name, void** fn, int version, unsigned long lo
     if (status) *status = 0;
     return CuSuccess;
   }
-  // Graphs and stream capture (driver_graph.cpp).
-  if (void* g = driver_graph_entry(base, name, version)) {
+  // Graphs and stream capture (driver_graph.cpp), arrays and texture objects (driver_texture.cpp).
+  void* g = driver_graph_entry(base, name, version);
+  if (!g) g = driver_texture_entry(base);
+  if (g) {
     *fn = g;
     if (status) *status = 0;
     return CuSuccess;

@@ -119,39 +119,10 @@ int exec_kernel_node_set(void* exec, void* node, const CuKernelNodeParams* p) {
   return cu(cudaGraphExecKernelNodeSetParams(exec, node, &k));
 }
 
-// CUDA_MEMCPY3D (driver_api.cpp's CuMemcpy3D) as a cudaMemcpy3DParms between host/device pointers.
-struct CuMemcpy3D {
-  size_t src_x, src_y, src_z, src_lod;
-  int src_type;
-  const void* src_host;
-  uint64_t src_device;
-  void* src_array;
-  void* reserved0;
-  size_t src_pitch, src_height;
-  size_t dst_x, dst_y, dst_z, dst_lod;
-  int dst_type;
-  void* dst_host;
-  uint64_t dst_device;
-  void* dst_array;
-  void* reserved1;
-  size_t dst_pitch, dst_height;
-  size_t width, height, depth;
-};
-void* side(int type, const void* host, uint64_t device) {
-  return type == 1 ? const_cast<void*>(host) : reinterpret_cast<void*>(device);
-}
 int add_memcpy_node(void** node, void* g, const void* const* deps, size_t n, const CuMemcpy3D* c, void*) {
   if (!c) return CuInvalidValue;
-  if (c->src_type == 3 || c->dst_type == 3) return CuNotSupported;  // CUDA arrays
   abi::Memcpy3DParms p{};
-  p.srcPos = {c->src_x, c->src_y, c->src_z};
-  p.srcPtr = {side(c->src_type, c->src_host, c->src_device), c->src_pitch ? c->src_pitch : c->width, c->width,
-              c->src_height ? c->src_height : c->height};
-  p.dstPos = {c->dst_x, c->dst_y, c->dst_z};
-  p.dstPtr = {side(c->dst_type, c->dst_host, c->dst_device), c->dst_pitch ? c->dst_pitch : c->width, c->width,
-              c->dst_height ? c->dst_height : c->height};
-  p.extent = {c->width, std::max<size_t>(1, c->height), std::max<size_t>(1, c->depth)};
-  p.kind = abi::Default;
+  if (int e = memcpy3d_params(*c, p)) return e;
   return cu(cudaGraphAddMemcpyNode(node, g, deps, n, &p));
 }
 // CUDA_MEMSET_NODE_PARAMS and CUDA_HOST_NODE_PARAMS are laid out as the runtime's.

@@ -175,7 +175,7 @@ bool capture_free(void* stream, void* ptr);          // cudaFreeAsync: deferred 
 int capture_status(void* stream, unsigned long long* id);
 // For cudaMemcpy3D: a CUDA array (api_texture.cpp) as a pitched pointer, its element size in
 // `elem`; false if `a` is not a live array. The caller holds State::mu.
-bool array_as_pitched(const void* a, abi::PitchedPtr& out, size_t& elem);
+bool array_as_pitched(const void* a, abi::PitchedPtr& out, size_t& elem, size_t& depth);
 int ret(int err);
 // Prints "warpsim: NAME is not implemented" once per name.
 int not_implemented(const char* name);
