@@ -239,6 +239,62 @@ struct LaunchConfig {
   LaunchAttribute* attrs;
   unsigned int numAttrs;
 };
+// cudaChannelFormatDesc, cudaResourceDesc, cudaTextureDesc (driver_types.h, texture_types.h).
+struct ChannelFormatDesc {
+  int x, y, z, w;
+  int f;  // cudaChannelFormatKind: 0 signed, 1 unsigned, 2 float, 3 none
+};
+struct ResourceDesc {
+  int resType;  // 0 array, 1 mipmapped array, 2 linear, 3 pitch2D
+  union {
+    struct {
+      void* array;
+    } array;
+    struct {
+      void* mipmap;
+    } mipmap;
+    struct {
+      void* devPtr;
+      ChannelFormatDesc desc;
+      size_t sizeInBytes;
+    } linear;
+    struct {
+      void* devPtr;
+      ChannelFormatDesc desc;
+      size_t width, height, pitchInBytes;
+    } pitch2D;
+    struct {
+      int reserved[32];
+    } reserved;
+  } res;
+  unsigned flags;
+};
+struct TextureDesc {
+  int addressMode[3];
+  int filterMode;
+  int readMode;
+  int sRGB;
+  float borderColor[4];
+  int normalizedCoords;
+  unsigned maxAnisotropy;
+  int mipmapFilterMode;
+  float mipmapLevelBias, minMipmapLevelClamp, maxMipmapLevelClamp;
+  int disableTrilinearOptimization;
+  int seamlessCubemap;
+};
+static_assert(sizeof(ChannelFormatDesc) == 20);
+static_assert(sizeof(ResourceDesc) == 144);
+static_assert(sizeof(TextureDesc) == 72);
+// cudaKernelNodeParams.
+struct KernelNodeParams {
+  void* func;
+  Dim3 gridDim;
+  Dim3 blockDim;
+  unsigned int sharedMemBytes;
+  void** kernelParams;
+  void** extra;
+};
+
 using Event = void*;   // cudaEvent_t
 using Kernel = void*;  // cudaKernel_t
 

@@ -335,15 +335,8 @@ GraphObj::Node* node_of(void* h) {
   return &n->graph->nodes[n->index];
 }
 
-// cudaKernelNodeParams, cudaMemsetParams, cudaHostNodeParams (driver_types.h).
-struct KernelNodeParams {
-  void* func;
-  abi::Dim3 gridDim;
-  abi::Dim3 blockDim;
-  unsigned int sharedMemBytes;
-  void** kernelParams;
-  void** extra;
-};
+// cudaMemsetParams, cudaHostNodeParams (driver_types.h); cudaKernelNodeParams is in abi.hpp.
+using abi::KernelNodeParams;
 struct MemsetParams {
   void* dst;
   size_t pitch;

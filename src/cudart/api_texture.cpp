@@ -22,52 +22,9 @@ using namespace warpsim::cudart;
 
 namespace {
 
-// driver_types.h / texture_types.h
-struct ChannelFormatDesc {
-  int x, y, z, w;
-  int f;  // cudaChannelFormatKind: 0 signed, 1 unsigned, 2 float, 3 none
-};
-struct ResourceDesc {
-  int resType;  // 0 array, 1 mipmapped array, 2 linear, 3 pitch2D
-  union {
-    struct {
-      void* array;
-    } array;
-    struct {
-      void* mipmap;
-    } mipmap;
-    struct {
-      void* devPtr;
-      ChannelFormatDesc desc;
-      size_t sizeInBytes;
-    } linear;
-    struct {
-      void* devPtr;
-      ChannelFormatDesc desc;
-      size_t width, height, pitchInBytes;
-    } pitch2D;
-    struct {
-      int reserved[32];
-    } reserved;
-  } res;
-  unsigned flags;
-};
-struct TextureDescAbi {
-  int addressMode[3];
-  int filterMode;
-  int readMode;
-  int sRGB;
-  float borderColor[4];
-  int normalizedCoords;
-  unsigned maxAnisotropy;
-  int mipmapFilterMode;
-  float mipmapLevelBias, minMipmapLevelClamp, maxMipmapLevelClamp;
-  int disableTrilinearOptimization;
-  int seamlessCubemap;
-};
-static_assert(sizeof(ChannelFormatDesc) == 20);
-static_assert(sizeof(ResourceDesc) == 144);
-static_assert(sizeof(TextureDescAbi) == 72);
+using abi::ChannelFormatDesc;
+using abi::ResourceDesc;
+using TextureDescAbi = abi::TextureDesc;
 
 struct ArrayObj {
   ChannelFormatDesc desc;

@@ -42,11 +42,6 @@ int cu_result(int cuda_error);
 // The driver's version (cuDriverGetVersion), also hashed into the runtime's integrity check.
 constexpr int kDriverVersion = 13000;
 
-// cudaChannelFormatDesc: bits per channel and the kind (0 signed, 1 unsigned, 2 float).
-struct ChannelFormat {
-  int x, y, z, w, f;
-};
-
 // CUDA_MEMCPY3D (cuda.h). Memory types: 1 host, 2 device, 3 array, 4 unified.
 struct CuMemcpy3D {
   size_t src_x, src_y, src_z, src_lod;

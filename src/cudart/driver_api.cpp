@@ -103,7 +103,7 @@ abi::Error cudaStreamCopyAttributes(abi::Stream dst, abi::Stream src);
 abi::Error cudaMemPoolCreate(void** pool, const void* props);
 abi::Error cudaMemcpy3D(const abi::Memcpy3DParms* p);
 abi::Error cudaMemcpy3DAsync(const abi::Memcpy3DParms* p, abi::Stream stream);
-abi::Error cudaArrayGetInfo(warpsim::cudart::ChannelFormat* desc, abi::Extent* extent, unsigned int* flags, void* array);
+abi::Error cudaArrayGetInfo(abi::ChannelFormatDesc* desc, abi::Extent* extent, unsigned int* flags, void* array);
 abi::Error cudaOccupancyAvailableDynamicSMemPerBlock(size_t* dyn, const void* func, int numBlocks, int blockSize);
 }
 
@@ -517,7 +517,7 @@ int memcpy3d_params(const CuMemcpy3D& c, abi::Memcpy3DParms& p) {
                   size_t y, size_t z, void*& out_array, abi::PitchedPtr& ptr, abi::Pos& pos) -> int {
     pos = {x, y, z};
     if (type == 3) {  // CU_MEMORYTYPE_ARRAY
-      ChannelFormat f{};
+      abi::ChannelFormatDesc f{};
       abi::Extent e{};
       if (cudaArrayGetInfo(&f, &e, nullptr, array)) return CuInvalidHandle;
       const size_t bytes = size_t(f.x + f.y + f.z + f.w) / 8;

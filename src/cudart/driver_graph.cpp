@@ -14,17 +14,7 @@
 
 using namespace warpsim::cudart;
 
-namespace {
-// The runtime's structures (cudaKernelNodeParams, cudaMemsetParams, cudaHostNodeParams,
-// cudaGraphExecUpdateResultInfo), as api_graph.cpp declares them.
-struct KernelNodeParams {
-  void* func;
-  abi::Dim3 gridDim, blockDim;
-  unsigned sharedMemBytes;
-  void** kernelParams;
-  void** extra;
-};
-}  // namespace
+using abi::KernelNodeParams;
 
 extern "C" {
 abi::Error cudaStreamBeginCapture(abi::Stream stream, int mode);

@@ -12,53 +12,14 @@
 
 using namespace warpsim::cudart;
 
-namespace {
-// The runtime's cudaResourceDesc and cudaTextureDesc, as api_texture.cpp declares them.
-struct ResourceDesc {
-  int resType;
-  union {
-    struct {
-      void* array;
-    } array;
-    struct {
-      void* mipmap;
-    } mipmap;
-    struct {
-      void* devPtr;
-      ChannelFormat desc;
-      size_t sizeInBytes;
-    } linear;
-    struct {
-      void* devPtr;
-      ChannelFormat desc;
-      size_t width, height, pitchInBytes;
-    } pitch2D;
-    struct {
-      int reserved[32];
-    } reserved;
-  } res;
-  unsigned flags;
-};
-struct TextureDesc {
-  int addressMode[3];
-  int filterMode;
-  int readMode;
-  int sRGB;
-  float borderColor[4];
-  int normalizedCoords;
-  unsigned maxAnisotropy;
-  int mipmapFilterMode;
-  float mipmapLevelBias, minMipmapLevelClamp, maxMipmapLevelClamp;
-  int disableTrilinearOptimization;
-  int seamlessCubemap;
-};
-}  // namespace
+using abi::ResourceDesc;
+using abi::TextureDesc;
 
 extern "C" {
-abi::Error cudaMallocArray(void** array, const ChannelFormat* desc, size_t width, size_t height, unsigned int flags);
-abi::Error cudaMalloc3DArray(void** array, const ChannelFormat* desc, abi::Extent e, unsigned int flags);
+abi::Error cudaMallocArray(void** array, const abi::ChannelFormatDesc* desc, size_t width, size_t height, unsigned int flags);
+abi::Error cudaMalloc3DArray(void** array, const abi::ChannelFormatDesc* desc, abi::Extent e, unsigned int flags);
 abi::Error cudaFreeArray(void* array);
-abi::Error cudaArrayGetInfo(ChannelFormat* desc, abi::Extent* extent, unsigned int* flags, void* array);
+abi::Error cudaArrayGetInfo(abi::ChannelFormatDesc* desc, abi::Extent* extent, unsigned int* flags, void* array);
 abi::Error cudaCreateTextureObject(unsigned long long* tex, const ResourceDesc* res, const TextureDesc* td,
                                    const void* view);
 abi::Error cudaDestroyTextureObject(unsigned long long tex);
@@ -71,7 +32,7 @@ namespace {
 int cu(int e) { return cu_result(e); }
 
 // CUarray_format: 0x01/0x02/0x03 unsigned 8/16/32-bit, 0x08/0x09/0x0a signed, 0x10 half, 0x20 float.
-bool to_channel_format(int format, unsigned channels, ChannelFormat& out) {
+bool to_channel_format(int format, unsigned channels, abi::ChannelFormatDesc& out) {
   int bits = 0, kind = 0;
   switch (format) {
     case 0x01: bits = 8, kind = 1; break;
@@ -85,10 +46,10 @@ bool to_channel_format(int format, unsigned channels, ChannelFormat& out) {
     default: return false;
   }
   if (channels != 1 && channels != 2 && channels != 4) return false;
-  out = ChannelFormat{bits, channels > 1 ? bits : 0, channels > 2 ? bits : 0, channels > 2 ? bits : 0, kind};
+  out = abi::ChannelFormatDesc{bits, channels > 1 ? bits : 0, channels > 2 ? bits : 0, channels > 2 ? bits : 0, kind};
   return true;
 }
-void from_channel_format(const ChannelFormat& f, int& format, unsigned& channels) {
+void from_channel_format(const abi::ChannelFormatDesc& f, int& format, unsigned& channels) {
   channels = 1u + (f.y > 0) + 2u * (f.z > 0);
   if (f.f == 2) format = f.x == 16 ? 0x10 : 0x20;
   else format = (f.x == 8 ? 0x01 : f.x == 16 ? 0x02 : 0x03) + (f.f == 0 ? 0x07 : 0);
@@ -108,20 +69,20 @@ struct Array3DDescriptor {
 
 int array_create(void** a, const ArrayDescriptor* d) {
   if (!a || !d) return CuInvalidValue;
-  ChannelFormat f{};
+  abi::ChannelFormatDesc f{};
   if (!to_channel_format(d->format, d->channels, f)) return CuInvalidValue;
   return cu(cudaMallocArray(a, &f, d->width, d->height, 0));
 }
 int array3d_create(void** a, const Array3DDescriptor* d) {
   if (!a || !d) return CuInvalidValue;
-  ChannelFormat f{};
+  abi::ChannelFormatDesc f{};
   if (!to_channel_format(d->format, d->channels, f)) return CuInvalidValue;
   return cu(cudaMalloc3DArray(a, &f, abi::Extent{d->width, d->height, d->depth}, d->flags));
 }
 int array_destroy(void* a) { return cu(cudaFreeArray(a)); }
 int array_get_descriptor(ArrayDescriptor* d, void* a) {
   if (!d) return CuInvalidValue;
-  ChannelFormat f{};
+  abi::ChannelFormatDesc f{};
   abi::Extent e{};
   if (int err = cudaArrayGetInfo(&f, &e, nullptr, a)) return cu(err);
   d->width = e.width;
@@ -131,7 +92,7 @@ int array_get_descriptor(ArrayDescriptor* d, void* a) {
 }
 int array3d_get_descriptor(Array3DDescriptor* d, void* a) {
   if (!d) return CuInvalidValue;
-  ChannelFormat f{};
+  abi::ChannelFormatDesc f{};
   abi::Extent e{};
   unsigned flags = 0;
   if (int err = cudaArrayGetInfo(&f, &e, &flags, a)) return cu(err);
@@ -209,10 +170,10 @@ int tex_object_create(unsigned long long* tex, const CuResourceDesc* res, const 
   t.filterMode = td->filter;
   t.readMode = (td->flags & 0x1) ? 0 : 1;  // cudaReadModeElementType / cudaReadModeNormalizedFloat
   // Float data has no normalized read: the runtime reads it as is.
-  const ChannelFormat& f = r.resType == 2 ? r.res.linear.desc : r.res.pitch2D.desc;
+  const abi::ChannelFormatDesc& f = r.resType == 2 ? r.res.linear.desc : r.res.pitch2D.desc;
   if (r.resType != 0 && (f.f == 2 || f.x == 32)) t.readMode = 0;
   if (r.resType == 0) {
-    ChannelFormat af{};
+    abi::ChannelFormatDesc af{};
     abi::Extent e{};
     if (cudaArrayGetInfo(&af, &e, nullptr, r.res.array.array) == 0 && (af.f == 2 || af.x == 32)) t.readMode = 0;
   }
