@@ -27,6 +27,8 @@ warpsim::cudart::abi::Error cudaGetDeviceProperties(warpsim::cudart::abi::Device
 warpsim::cudart::abi::Error cudaDeviceGetAttribute(int* value, int attr, int device);
 }
 
+extern "C" void* warpsim_driver_proc(const char* name, int version);
+
 namespace warpsim::cudart {
 namespace {
 
@@ -47,6 +49,15 @@ constexpr Id kIntegrityCheck = {0xd4, 0x08, 0x20, 0x55, 0xbd, 0xe6, 0x70, 0x4b,
                                 0x8d, 0x34, 0xba, 0x12, 0x3c, 0x66, 0xe1, 0xf2};
 constexpr Id kUnknownChecks = {0x26, 0x3e, 0x88, 0x60, 0x7c, 0xd2, 0x61, 0x43,
                                0x92, 0xf6, 0xbb, 0xd5, 0x00, 0x6d, 0xfa, 0x7e};
+// Contexts for tools: slot 3 a context's device, slot 4 its unique id (cuCtxGetId's); cuBLASLt and
+// cuFFT ask for it (public notes of projects that serve these tables: 94 slots after the size).
+constexpr Id kToolsContext = {0x21, 0x31, 0x8c, 0x60, 0x97, 0x14, 0x32, 0x48,
+                              0x8c, 0xa6, 0x41, 0xff, 0x73, 0x24, 0xc8, 0xf2};
+// Modules for tools (CU_ETID_ToolsModule in public notes). cuFFT calls its slot 7 after loading
+// each of its modules, with arguments we cannot interpret; the stub's refusal makes cuFFT's plans
+// fail with CUFFT_INTERNAL_ERROR rather than crash.
+constexpr Id kToolsModule = {0x6e, 0x16, 0x3f, 0xbe, 0xb9, 0x58, 0x44, 0x4d,
+                             0x83, 0x5c, 0xe1, 0x82, 0xaf, 0xf1, 0x99, 0x1e};
 // Asked for by CUDA 13's runtime at start-up; no slot of it has been seen called.
 constexpr Id kRuntimeStartup = {0xf8, 0xcf, 0xf9, 0x51, 0x21, 0x46, 0x8b, 0x4e,
                                 0xb9, 0xe2, 0xfb, 0x46, 0x9e, 0x7c, 0x0d, 0xd9};
@@ -62,12 +73,13 @@ void trace(const char* what) {
   if (tracing()) fmt::print(stderr, "warpsim: trace: private driver table: {}\n", what);
 }
 
-constexpr int kSlots = 32;  // room in every table; the runtime never reads past a table's size
+constexpr int kSlots = 96;  // room in every table; the runtime never reads past a table's size
 
 const char* table_name(int t) {
   static const char* names[] = {"CUDART_INTERFACE", "TOOLS_TLS",  "TOOLS_RUNTIME_CALLBACK_HOOKS",
                                 "CONTEXT_LOCAL_STORAGE", "CTX_CREATE_BYPASS", "HEAP_ACCESS",
-                                "DEVICE_EXTENDED_RT", "INTEGRITY_CHECK", "UNKNOWN_CHECKS", "RUNTIME_STARTUP"};
+                                "DEVICE_EXTENDED_RT", "INTEGRITY_CHECK", "UNKNOWN_CHECKS", "RUNTIME_STARTUP",
+                                "TOOLS_CONTEXT", "TOOLS_MODULE"};
   return names[t];
 }
 
@@ -121,7 +133,6 @@ void hooks_buffer2(void** p, size_t* n) {
 }
 
 // --- CTX_CREATE_BYPASS, HEAP_ACCESS
-extern "C" void* warpsim_driver_proc(const char* name, int version);
 int ctx_create_bypass(void** ctx, unsigned flags, int dev) {
   trace("ctx_create_bypass");
   auto create = reinterpret_cast<int (*)(void**, unsigned, int)>(warpsim_driver_proc("cuCtxCreate", 3020));
@@ -140,6 +151,28 @@ int heap_free(HeapRecord* rec, uintptr_t* b) {
   if (b) *b = rec ? rec->b : 0;
   delete rec;
   return CuSuccess;
+}
+
+// --- TOOLS_TLS: slot 2, the calling thread's current context (cuBLASLt keys its kernels by it).
+int tools_current_context(void** ctx) {
+  trace("tools current context");
+  if (!ctx) return CuInvalidValue;
+  auto get = reinterpret_cast<int (*)(void**)>(warpsim_driver_proc("cuCtxGetCurrent", 4000));
+  return get(ctx);
+}
+
+// --- TOOLS_CONTEXT
+int tools_context_device(void*, int* dev) {
+  trace("tools context device");
+  if (!dev) return CuInvalidValue;
+  *dev = 0;
+  return CuSuccess;
+}
+int tools_context_id(void* ctx, unsigned long long* id) {
+  trace("tools context id");
+  if (!id) return CuInvalidValue;
+  auto get = reinterpret_cast<int (*)(void*, unsigned long long*)>(warpsim_driver_proc("cuCtxGetId", 12000));
+  return get(ctx, id);
 }
 
 // --- DEVICE_EXTENDED_RT
@@ -217,7 +250,8 @@ int integrity_check(uint32_t version, uint64_t unix_seconds, uint64_t result[2])
 struct Tables {
   std::array<void*, kSlots> cudart = table<0>(10), tls = table<1>(4), hooks = table<2>(7), cls = table<3>(0),
                             bypass = table<4>(2), heap = table<5>(3), device = table<6>(26), integrity = table<7>(3),
-                            checks = table<8>(4), startup = table<9>(kSlots);
+                            checks = table<8>(4), startup = table<9>(kSlots), tools_context = table<10>(95),
+                            tools_module = table<11>(kSlots);
   Tables() {
     cudart[1] = reinterpret_cast<void*>(&module_from_fatbin);
     cudart[2] = reinterpret_cast<void*>(&driver_primary_context);
@@ -233,6 +267,9 @@ struct Tables {
     heap[1] = reinterpret_cast<void*>(&heap_alloc);
     heap[2] = reinterpret_cast<void*>(&heap_free);
     device[13] = reinterpret_cast<void*>(&device_flag);
+    tls[2] = reinterpret_cast<void*>(&tools_current_context);
+    tools_context[3] = reinterpret_cast<void*>(&tools_context_device);
+    tools_context[4] = reinterpret_cast<void*>(&tools_context_id);
     integrity[1] = reinterpret_cast<void*>(&integrity_check);
     checks[2] = reinterpret_cast<void*>(&context_check);
     checks[3] = reinterpret_cast<void*>(&check3);
@@ -251,7 +288,7 @@ const void* driver_export_table(const uint8_t id[16]) {
       {kCudartInterface, &t->cudart}, {kToolsTls, &t->tls},         {kToolsCallbackHooks, &t->hooks},
       {kContextLocalStorage, &t->cls}, {kCtxCreateBypass, &t->bypass}, {kHeapAccess, &t->heap},
       {kDeviceExtended, &t->device},   {kIntegrityCheck, &t->integrity}, {kUnknownChecks, &t->checks},
-      {kRuntimeStartup, &t->startup}};
+      {kRuntimeStartup, &t->startup},   {kToolsContext, &t->tools_context}, {kToolsModule, &t->tools_module}};
   for (auto& [k, tab] : all)
     if (k == key) return tab->data();
   return nullptr;
