@@ -264,8 +264,7 @@ uint64_t Sm::l1i_fill(KernelRun& k, uint64_t line, uint64_t now) {
     const uint64_t lo = k.code_pa + line * icl, hi = lo + icl;
     for (uint64_t a = lo; a < hi;) {
       const uint64_t l2_line = a / l2l, end = std::min(hi, (l2_line + 1) * l2l);
-      uint32_t sectors = 0;
-      for (uint64_t s = (a % l2l) / sec; s * sec < end - l2_line * l2l; ++s) sectors |= 1u << s;
+      const uint32_t sectors = sector_mask(a - l2_line * l2l, end - l2_line * l2l, uint32_t(sec));
       MemRequest rq;
       rq.sm = id_;
       rq.line = l2_line;
@@ -593,9 +592,7 @@ uint64_t Sm::const_issue(WarpCtx& w, const InstrTiming& it, uint64_t t) {
     // The L1.5 line from L2: one request per L2 line it covers, each for the sectors it covers.
     const uint64_t lo = r.fetch_line * const_.l15_line(), hi = lo + const_.l15_line();
     for (uint64_t va = lo / line * line; va < hi; va += line) {
-      uint32_t sectors = 0;
-      for (uint32_t b = 0; b < line; b += sector)
-        if (va + b + sector > lo && va + b < hi) sectors |= 1u << (b / sector);
+      const uint32_t sectors = sector_mask(std::max(lo, va) - va, std::min(hi, va + line) - va, sector);
       const uint64_t at = translate(va, s, ctr) + m_.const_cache.miss_latency;
       MemRequest rq;
       rq.sm = id_;
