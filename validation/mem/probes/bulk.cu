@@ -30,6 +30,7 @@
 //      <where>_<sms>sm_k<k>_c<C>_s<S>_bpc_sm / _gbs. The 132-SM l2 rows start CTA b at b x 128 KiB
 //      of a 16 MiB ring (distinct lines at a time), unlike section S, where every SM reads the
 //      same 4 MiB ring from offset 0 at once
+//   D  dram_<all SMs>sm_c16384_s4 alone (a row of S, for looking at it in the simulator)
 //   B  (sim checks) the same streams, small: what the simulator runs with --quick.
 // Self-checks: every copy's first word (stream) or every word (latency) against the buffer's
 // contents, computed on the host.
@@ -504,6 +505,7 @@ int main(int argc, char** argv) {
             stream_multi("dram", g_dev.sms, 4, 16384, 2, g_buf_bytes, per_sm, per_sm / 4, true);
             stream_multi("dram", g_dev.sms, 8, 4096, 4, g_buf_bytes, per_sm, per_sm / 8, true);
         }
+        if (c == 'D') stream("dram", g_dev.sms, 16384, 4, g_buf_bytes, per_sm, true);  // (one row of S, for the simulator)
         if (c == 'B') {
             const size_t ring = 1u << 20;
             for (unsigned chunk : {4096u, 16384u})
