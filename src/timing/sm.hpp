@@ -89,6 +89,13 @@ struct WarpCtx {
   AsyncGroups async;           // its cp.async groups
   int32_t async_wait = -1;     // held at cp.async.wait_group N (N), or not held (-1)
   AsyncGroups bulk;            // its cp.async.bulk groups (shared -> global copies; done times known at issue)
+  uint64_t bulk_next_start = 0;  // the earliest start of its next bulk copy ([tma] copy_cycles after its last)
+  // [tma] wait_first_data: its mbarrier waits are not satisfied before bulk_gate (kNever while the
+  // first data of its latest global -> shared copy, tracker bulk_gate_tracker, is not back); the
+  // test_wait/try_wait results waiting for it (and the mbarrier each names, or AsyncBarriers::kNone).
+  uint64_t bulk_gate = 0;
+  uint32_t bulk_gate_tracker = ~0u;
+  std::vector<std::pair<const InstrTiming*, uint32_t>> gate_waiters;
   Scoreboard sb;
 };
 
@@ -169,6 +176,7 @@ class Sm : public MemClient {
     uint64_t issue = 0, ready = 0;
     bool load = false, async = false, store = false, live = false;
     bool bulk = false;   // a global -> shared bulk copy: its mbarriers learn when it lands
+    bool first_seen = false;  // (bulk) a response has come back
     uint64_t group = 0;  // cp.async: its group in the warp's AsyncGroups
     // cp.async: mbarriers whose phase waits for this copy (cp.async.mbarrier.arrive after it)
     std::array<uint32_t, 2> bars{AsyncBarriers::kNone, AsyncBarriers::kNone};
@@ -187,6 +195,7 @@ class Sm : public MemClient {
   void send_miss(const QueuedMiss& q, uint64_t t);
   void async_landed(const Tracker& tr, uint64_t t);
   void bars_landed(const Tracker& tr, uint64_t t);  // a copy linked to mbarriers (tr.bars) landed at t
+  void bulk_first_data(uint32_t id, uint64_t t);     // the first data of bulk copy `id` is back at t
   void send_entry(const QueuedMiss& q, uint64_t t);
 
   const config::Machine& m_;
@@ -194,9 +203,8 @@ class Sm : public MemClient {
   std::vector<SubCore> subs_;
   std::array<uint64_t, config::kPipeCount> sm_unit_free_{};  // SM-wide units (mio, lsu): end of their backlog
   uint64_t lsu_pipe_until_ = 0;
-  // The TMA unit: the earliest start of its next copy ([tma] copy_cycles after the last one) and
-  // the end of the line requests (or shared-memory reads) it has scheduled so far.
-  uint64_t tma_next_start_ = 0, tma_lines_until_ = 0;  // end of the LSU data pipe's wavefronts (sm_unit_free_ may say kNever meanwhile)
+  // The TMA unit: the end of the line requests (or shared-memory reads) it has scheduled so far.
+  uint64_t tma_lines_until_ = 0;  // end of the LSU data pipe's wavefronts (sm_unit_free_ may say kNever meanwhile)
   // Start cycles of the instructions queued at each SM-wide unit (sm.mio_queue deep).
   std::array<Fifo<uint64_t>, config::kPipeCount> unit_queue_;
   uint64_t unit_accepts(config::Pipe p, uint64_t t);

@@ -1897,6 +1897,68 @@ TEST(BulkCopy, StreamOfCopiesIsBoundByTheUnitsRates) {
   EXPECT_LT(double(fast.out[5]), double(big.out[5]) - 0.4 * bytes / (m.tma.bytes_per_clk / 2));
 }
 
+// [tma] wait_first_data: copy 1 (bar1) lands; then copy 2 (bar2, from DRAM) is issued and the
+// warp waits on bar1, whose phase completed long ago. With the rule the wait ends only when copy
+// 2's first data is back (at least its DRAM path); without it, at once. out[0] = cycles from copy
+// 2's issue to the end of the wait on bar1.
+TEST(BulkCopy, WaitFollowsTheFirstDataOfTheWarpsLatestCopy) {
+  const std::string ptx = R"(.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 out, .param .u64 src, .param .u64 dst)
+{
+  .reg .u64 %rd<16>;
+  .reg .u32 %r<16>;
+  .reg .pred %p<4>;
+  .shared .align 128 .b8 buf[256];
+  .shared .align 8 .b64 bar1;
+  .shared .align 8 .b64 bar2;
+  ld.param.u64 %rd1, [out];
+  ld.param.u64 %rd2, [src];
+  add.u64 %rd3, %rd2, 8192;
+  mov.u32 %r1, buf;
+  mov.u32 %r2, bar1;
+  mov.u32 %r3, bar2;
+  mbarrier.init.shared::cta.b64 [%r2], 1;
+  mbarrier.init.shared::cta.b64 [%r3], 1;
+  mbarrier.arrive.expect_tx.shared::cta.b64 %rd4, [%r2], 16;
+  cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd2], 16, [%r2];
+W1:
+  mbarrier.try_wait.parity.shared::cta.b64 %p1, [%r2], 0;
+  @!%p1 bra W1;
+  mov.u64 %rd5, %clock64;
+  mbarrier.arrive.expect_tx.shared::cta.b64 %rd4, [%r3], 16;
+  cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r1+128], [%rd3], 16, [%r3];
+W2:
+  mbarrier.try_wait.parity.shared::cta.b64 %p2, [%r2], 0;
+  @!%p2 bra W2;
+  mov.u64 %rd6, %clock64;
+  sub.u64 %rd7, %rd6, %rd5;
+  cvt.u32.u64 %r4, %rd7;
+  st.global.u32 [%rd1], %r4;
+W3:
+  mbarrier.try_wait.parity.shared::cta.b64 %p3, [%r3], 0;
+  @!%p3 bra W3;
+  ld.shared.u32 %r5, [%r1+128];
+  st.global.u32 [%rd1+4], %r5;
+  ret;
+}
+)";
+  config::Machine m = tma_machine();
+  m.tma.wait_first_data = true;
+  BulkRun on = run_bulk(m, ptx, 1, 2, 4096, 0);
+  ASSERT_TRUE(on.res.ok()) << on.res.report();
+  EXPECT_EQ(on.out[1], 2048u * 7 + 3);  // copy 2's data: src word 2048
+  const double path = 2 * (2 + m.xbar.latency) + m.l2.hit_latency + m.l2.dram_latency;
+  EXPECT_GE(on.out[0], m.tma.issue_latency + path);
+  m.tma.wait_first_data = false;
+  BulkRun off = run_bulk(m, ptx, 1, 2, 4096, 0);
+  ASSERT_TRUE(off.res.ok()) << off.res.report();
+  EXPECT_EQ(off.out[1], 2048u * 7 + 3);
+  EXPECT_LT(off.out[0], m.tma.issue_latency + m.l2.hit_latency) << "bar1's phase completed before copy 2";
+  EXPECT_LE(off.out[0] + path, on.out[0]);
+}
+
 // shared -> global: 32 threads fill a shared buffer (word i = 5i + 1), thread 0 copies it to dst
 // with cp.async.bulk ... .bulk_group, commits and waits (wait_group 0); out[0] = the cycles of
 // copy + commit + wait. The wait lasts at least the unit's start and the bytes at
