@@ -515,7 +515,7 @@ void read_machine(Reader& rd, Machine& m) {
   rd.u32("tma.bytes_per_clk", m.tma.bytes_per_clk);
   rd.u32("tma.store_bytes_per_clk", m.tma.store_bytes_per_clk);
   rd.u32("tma.complete_latency", m.tma.complete_latency);
-  rd.boolean("tma.wait_first_data", m.tma.wait_first_data);
+  rd.u32("tma.wait_after_copy", m.tma.wait_after_copy);
   // [const_cache]
   rd.boolean("const_cache.enabled", m.const_cache.enabled);
   rd.size32("const_cache.l1_bytes", m.const_cache.l1_bytes);
@@ -1028,7 +1028,9 @@ std::string describe(const Machine& m) {
                                           "shared->global {} B/clk; mbarrier updated {} cy after the last line",
                                           m.tma.issue_latency, m.tma.copy_cycles, m.tma.bytes_per_clk,
                                           m.tma.store_bytes_per_clk, m.tma.complete_latency) +
-                                          (m.tma.wait_first_data ? "; a warp's mbarrier waits follow its last copy's first data" : ""));
+                                          (m.tma.wait_after_copy ? fmt::format("; a warp's mbarrier waits end >= {} cy after its last copy",
+                                                                               m.tma.wait_after_copy)
+                                                                 : std::string()));
   else
     line("bulk copies (TMA)", "none (cp.async.bulk costs its instruction only)");
   line("crossbar", fmt::format("{} cy one way; {} B/clk per GPC port, {} B/clk per slice port", m.xbar.latency,

@@ -283,10 +283,10 @@ struct Machine {
     uint32_t bytes_per_clk = 1;         // global -> shared: line requests per cycle, in bytes
     uint32_t store_bytes_per_clk = 1;   // shared -> global (and shared -> shared): bytes read per cycle
     uint32_t complete_latency = 0;      // last data in to the mbarrier's transaction count seeing it
-    // A warp's mbarrier test_wait/try_wait is not satisfied before the first data of the warp's most
-    // recent global -> shared bulk copy has arrived (a rule fitted to the H100's single-thread
-    // streams, docs/validation-mem.md "Bulk copies").
-    bool wait_first_data = false;
+    // A warp's mbarrier test_wait/try_wait is not satisfied before wait_after_copy cycles after the
+    // warp's most recent global -> shared bulk copy issued (0: no such rule; a rule fitted to the
+    // H100's single-thread streams, docs/validation-mem.md "Bulk copies").
+    uint32_t wait_after_copy = 0;
   } tma;
   // [xbar]: the crossbar between GPCs and L2 slices.
   struct Xbar {

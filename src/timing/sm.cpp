@@ -908,10 +908,7 @@ uint64_t Sm::bulk_issue(WarpCtx& w, const InstrTiming& it, uint64_t t) {
   // and its mbarrier updated (complete_latency, as a global -> shared copy's).
   const uint64_t done = tma_lines_until_ + (write ? 0 : tm.complete_latency);
   if (write) w.bulk.complete(w.bulk.add(), done);
-  if (tid != ~0u && !write && tm.wait_first_data) {
-    w.bulk_gate = kNever;  // the warp's mbarrier waits now follow this copy's first data
-    w.bulk_gate_tracker = tid;
-  }
+  if (!write && bytes && tm.wait_after_copy) w.bulk_gate = t + tm.wait_after_copy;
   // Global -> shared (and shared -> shared): the mbarriers the copy signals.
   for (uint32_t i = 0; i < nbars; ++i) {
     const uint32_t b = async_bars_.get(w.cta, bars[i]);
@@ -977,13 +974,8 @@ void Sm::async_issue(WarpCtx& w, const InstrTiming& it, uint64_t t) {
     return;
   }
   // test_wait/try_wait: the result is visible once the barrier's copies have landed (and, with
-  // [tma] wait_first_data, once the first data of the warp's latest bulk copy is back).
+  // [tma] wait_after_copy, no sooner than that long after the warp's latest bulk copy).
   uint32_t b = async_bars_.find(w.cta, key);
-  if (w.bulk_gate == kNever) {
-    for (unsigned i = 0; i < it.ndst; ++i) w.sb.set(it.dst[i], kNever, it.sb);
-    w.gate_waiters.push_back({&it, b});
-    return;
-  }
   uint64_t at = w.bulk_gate;
   if (b != AsyncBarriers::kNone) {
     auto& bar = async_bars_[b];
@@ -996,30 +988,6 @@ void Sm::async_issue(WarpCtx& w, const InstrTiming& it, uint64_t t) {
   }
   if (at > t)
     for (unsigned i = 0; i < it.ndst; ++i) w.sb.set(it.dst[i], at + it.latency, it.sb);
-}
-
-// The first data of bulk copy `id` is back at t: if it is its warp's latest copy, the warp's
-// mbarrier waits held for it ([tma] wait_first_data) go on to their mbarriers' copies, or finish.
-void Sm::bulk_first_data(uint32_t id, uint64_t t) {
-  WarpCtx* f = warp_by_uid(trackers_[id].warp_uid);
-  if (!f || f->bulk_gate_tracker != id) return;
-  f->bulk_gate = t;
-  f->bulk_gate_tracker = ~0u;
-  auto waiters = std::move(f->gate_waiters);
-  f->gate_waiters.clear();
-  for (auto& [it, b] : waiters) {
-    uint64_t at = t;
-    if (b != AsyncBarriers::kNone && async_bars_[b].cta == f->cta) {
-      auto& bar = async_bars_[b];
-      if (bar.pending) {
-        bar.waiters.push_back({f->uid, it});
-        continue;
-      }
-      at = std::max(at, bar.done);
-    }
-    for (unsigned i = 0; i < it->ndst; ++i) f->sb.set(it->dst[i], at + it->latency, it->sb);
-  }
-  refresh_deps(*f, t);
 }
 
 // A copy linked to mbarriers (cp.async.mbarrier.arrive, or a bulk copy's complete_tx) landed at t:
@@ -1065,10 +1033,6 @@ void Sm::on_response(uint32_t tag, uint64_t t) {
     if (id >= trackers_.size() || !trackers_[id].live) return;
     Tracker& tr = trackers_[id];
     tr.ready = std::max(tr.ready, t);
-    if (tr.bulk && !tr.first_seen) {
-      tr.first_seen = true;
-      bulk_first_data(id, t);
-    }
     if (tr.pending && --tr.pending == 0) tracker_done(id, tr.ready);
   };
   if (tag & kDirectTag) {

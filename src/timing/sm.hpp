@@ -90,12 +90,7 @@ struct WarpCtx {
   int32_t async_wait = -1;     // held at cp.async.wait_group N (N), or not held (-1)
   AsyncGroups bulk;            // its cp.async.bulk groups (shared -> global copies; done times known at issue)
   uint64_t bulk_next_start = 0;  // the earliest start of its next bulk copy ([tma] copy_cycles after its last)
-  // [tma] wait_first_data: its mbarrier waits are not satisfied before bulk_gate (kNever while the
-  // first data of its latest global -> shared copy, tracker bulk_gate_tracker, is not back); the
-  // test_wait/try_wait results waiting for it (and the mbarrier each names, or AsyncBarriers::kNone).
-  uint64_t bulk_gate = 0;
-  uint32_t bulk_gate_tracker = ~0u;
-  std::vector<std::pair<const InstrTiming*, uint32_t>> gate_waiters;
+  uint64_t bulk_gate = 0;  // [tma] wait_after_copy: its mbarrier waits are not satisfied before this cycle
   Scoreboard sb;
 };
 
@@ -176,7 +171,6 @@ class Sm : public MemClient {
     uint64_t issue = 0, ready = 0;
     bool load = false, async = false, store = false, live = false;
     bool bulk = false;   // a global -> shared bulk copy: its mbarriers learn when it lands
-    bool first_seen = false;  // (bulk) a response has come back
     uint64_t group = 0;  // cp.async: its group in the warp's AsyncGroups
     // cp.async: mbarriers whose phase waits for this copy (cp.async.mbarrier.arrive after it)
     std::array<uint32_t, 2> bars{AsyncBarriers::kNone, AsyncBarriers::kNone};
@@ -195,7 +189,6 @@ class Sm : public MemClient {
   void send_miss(const QueuedMiss& q, uint64_t t);
   void async_landed(const Tracker& tr, uint64_t t);
   void bars_landed(const Tracker& tr, uint64_t t);  // a copy linked to mbarriers (tr.bars) landed at t
-  void bulk_first_data(uint32_t id, uint64_t t);     // the first data of bulk copy `id` is back at t
   void send_entry(const QueuedMiss& q, uint64_t t);
 
   const config::Machine& m_;
