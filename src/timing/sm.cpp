@@ -1005,7 +1005,8 @@ void Sm::bars_landed(const Tracker& tr, uint64_t t) {
       WarpCtx* f = warp_by_uid(wt.warp_uid);
       if (!f) continue;
       const auto* it = static_cast<const InstrTiming*>(wt.instr);
-      for (unsigned i = 0; i < it->ndst; ++i) f->sb.set(it->dst[i], t + it->latency, it->sb);
+      const uint64_t at = std::max(t, f->bulk_gate);  // ([tma] wait_after_copy)
+      for (unsigned i = 0; i < it->ndst; ++i) f->sb.set(it->dst[i], at + it->latency, it->sb);
       refresh_deps(*f, t);
     }
   }

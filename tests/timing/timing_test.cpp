@@ -1902,7 +1902,7 @@ TEST(BulkCopy, StreamOfCopiesIsBoundByTheUnitsRates) {
 // after copy 2's issue; without it, at once. out[0] = cycles from before copy 2's issue to the end
 // of the wait on bar1.
 TEST(BulkCopy, WaitEndsNoSoonerThanWaitAfterCopyAfterTheWarpsLatestCopy) {
-  const std::string ptx = R"(.version 8.0
+  std::string ptx = R"(.version 8.0
 .target sm_90
 .address_size 64
 .visible .entry k(.param .u64 out, .param .u64 src, .param .u64 dst)
@@ -1944,15 +1944,27 @@ W3:
   ret;
 }
 )";
+  const std::string ptx_waited = ptx;
   config::Machine m = tma_machine();
   m.tma.wait_after_copy = 400;
-  BulkRun on = run_bulk(m, ptx, 1, 2, 4096, 0);
+  // Copy 1 still in flight when the warp waits on bar1 (no W1 loop): the wait ends at the later of
+  // copy 1's landing and wait_after_copy after copy 2.
+  {
+    std::string p = ptx;
+    p.replace(p.find("W1:\n"), std::string("W1:\n  mbarrier.try_wait.parity.shared::cta.b64 %p1, [%r2], 0;\n  @!%p1 bra W1;\n").size(), "");
+    BulkRun r = run_bulk(m, p, 1, 2, 4096, 0);
+    ASSERT_TRUE(r.res.ok()) << r.res.report();
+    EXPECT_EQ(r.out[1], 2048u * 7 + 3);
+    EXPECT_GE(r.out[0], m.tma.wait_after_copy);
+    EXPECT_LE(r.out[0], m.tma.wait_after_copy + 40);
+  }
+  BulkRun on = run_bulk(m, ptx_waited, 1, 2, 4096, 0);
   ASSERT_TRUE(on.res.ok()) << on.res.report();
   EXPECT_EQ(on.out[1], 2048u * 7 + 3);  // copy 2's data: src word 2048
   EXPECT_GE(on.out[0], m.tma.wait_after_copy);
   EXPECT_LE(on.out[0], m.tma.wait_after_copy + 40);
   m.tma.wait_after_copy = 0;
-  BulkRun off = run_bulk(m, ptx, 1, 2, 4096, 0);
+  BulkRun off = run_bulk(m, ptx_waited, 1, 2, 4096, 0);
   ASSERT_TRUE(off.res.ok()) << off.res.report();
   EXPECT_EQ(off.out[1], 2048u * 7 + 3);
   EXPECT_LT(off.out[0], m.tma.issue_latency + m.l2.hit_latency) << "bar1's phase completed before copy 2";
