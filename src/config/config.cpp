@@ -508,6 +508,14 @@ void read_machine(Reader& rd, Machine& m) {
   rd.u32("tlb.l2_latency", m.tlb.l2_latency);
   rd.u32("tlb.walk_latency", m.tlb.walk_latency);
   rd.u32("tlb.walkers", m.tlb.walkers);
+  // [tma]
+  rd.boolean("tma.enabled", m.tma.enabled);
+  rd.u32("tma.issue_latency", m.tma.issue_latency);
+  rd.u32("tma.copy_cycles", m.tma.copy_cycles);
+  rd.u32("tma.bytes_per_clk", m.tma.bytes_per_clk);
+  rd.u32("tma.store_bytes_per_clk", m.tma.store_bytes_per_clk);
+  rd.u32("tma.complete_latency", m.tma.complete_latency);
+  rd.u32("tma.wait_after_copy", m.tma.wait_after_copy);
   // [const_cache]
   rd.boolean("const_cache.enabled", m.const_cache.enabled);
   rd.size32("const_cache.l1_bytes", m.const_cache.l1_bytes);
@@ -848,6 +856,12 @@ bool validate(const Machine& m, std::string& error) {
     if (c.miss_latency == 0) return bad("const_cache.miss_latency: must be positive");
     if (c.address_cycles == 0) return bad("const_cache.address_cycles: must be positive");
   }
+  // [tma]
+  if (m.tma.enabled) {
+    if (m.tma.copy_cycles == 0) return bad("tma.copy_cycles: must be positive");
+    if (m.tma.bytes_per_clk == 0) return bad("tma.bytes_per_clk: must be positive");
+    if (m.tma.store_bytes_per_clk == 0) return bad("tma.store_bytes_per_clk: must be positive");
+  }
   // [xbar]
   if (m.xbar.gpc_bytes_per_clk == 0 || m.xbar.slice_bytes_per_clk == 0) return bad("xbar.gpc_bytes_per_clk: port widths must be positive");
   // [l2]
@@ -1009,6 +1023,16 @@ std::string describe(const Machine& m) {
   } else {
     line("constant caches", fmt::format("not modelled: ld.const costs {} cycles", m.ops[unsigned(OpClass::LdConst)].latency));
   }
+  if (m.tma.enabled)
+    line("bulk copies (TMA)", fmt::format("start {} cy after issue, one per {} cy per warp; global->shared {} B/clk per SM, "
+                                          "shared->global {} B/clk; mbarrier updated {} cy after the last line",
+                                          m.tma.issue_latency, m.tma.copy_cycles, m.tma.bytes_per_clk,
+                                          m.tma.store_bytes_per_clk, m.tma.complete_latency) +
+                                          (m.tma.wait_after_copy ? fmt::format("; a warp's mbarrier waits end >= {} cy after its last copy",
+                                                                               m.tma.wait_after_copy)
+                                                                 : std::string()));
+  else
+    line("bulk copies (TMA)", "none (cp.async.bulk costs its instruction only)");
   line("crossbar", fmt::format("{} cy one way; {} B/clk per GPC port, {} B/clk per slice port", m.xbar.latency,
                                m.xbar.gpc_bytes_per_clk, m.xbar.slice_bytes_per_clk));
   line("L2 slices", fmt::format("{} in {} partition(s), {}-way, hit {} cy, far +{} cy, DRAM path {} cy, {} B/clk each, "

@@ -268,6 +268,26 @@ struct Machine {
     uint32_t miss_latency = 0;          // issue to an L1.5 miss's request leaving for the crossbar, cycles
     uint32_t address_cycles = 1;        // cycles the unit spends per distinct address of a warp's request
   } const_cache;
+  // [tma]: the SM's bulk-copy unit (sm_90's TMA, here its non-tensor cp.async.bulk forms). A copy
+  // is one job of the unit: it starts issue_latency after the instruction and no sooner than
+  // copy_cycles after the issuing warp's previous copy started; a global -> shared copy sends its lines
+  // to L2 at bytes_per_clk (line reads, answered like an L1 miss's but without the L1), and its
+  // mbarrier's transaction count completes complete_latency after the last line is back; a shared
+  // -> global copy reads shared memory at store_bytes_per_clk and sends its lines as writes, and its
+  // bulk group is complete (wait_group and wait_group.read alike) when the last line has left. With
+  // enabled = false a bulk copy costs its instruction only (no traffic, no wait).
+  struct Tma {
+    bool enabled = false;
+    uint32_t issue_latency = 0;         // cycles from the copy's issue to the unit starting it
+    uint32_t copy_cycles = 1;           // a warp's copies start at most one per this many cycles
+    uint32_t bytes_per_clk = 1;         // global -> shared: line requests per cycle, in bytes
+    uint32_t store_bytes_per_clk = 1;   // shared -> global (and shared -> shared): bytes read per cycle
+    uint32_t complete_latency = 0;      // last data in to the mbarrier's transaction count seeing it
+    // A warp's mbarrier test_wait/try_wait is not satisfied before wait_after_copy cycles after the
+    // warp's most recent global -> shared bulk copy issued (0: no such rule; a rule fitted to the
+    // H100's single-thread streams, docs/validation-mem.md "Bulk copies").
+    uint32_t wait_after_copy = 0;
+  } tma;
   // [xbar]: the crossbar between GPCs and L2 slices.
   struct Xbar {
     uint32_t latency = 0;               // one way, cycles

@@ -6,8 +6,10 @@
 // size and a cuda::barrier compiles to): the copy is done when it is issued, and for the
 // mbarrier::complete_tx forms the tx-count of the mbarrier is then decreased by the size (a
 // complete-tx before the matching expect-tx leaves it negative, as the ISA allows). The bulk-group
-// waits have nothing left to wait for. The copy is not shown to the timing model (no memory
-// traffic, no latency): the functional result is exact, its cost is not modelled.
+// waits have nothing left to wait for. In timing mode the copy is traced whole (its global side and
+// its mbarrier) and the timing model's TMA unit (timing/sm.cpp, Sm::bulk_issue) gives it its memory
+// traffic and its time: the mbarrier's phase, seen through test_wait/try_wait, and the bulk-group
+// waits are held until the data has arrived (or left).
 //
 // cp.async model: a thread's copy reads its source (cp-size bytes, zero-filled past src-size, all
 // zero with ignore-src) when it is issued and writes shared memory when it completes. Copies are
@@ -329,6 +331,7 @@ void exec_cp_mb_arrive(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
 
 constexpr uint32_t kBulkG2S = 0, kBulkS2S = 1, kBulkS2G = 2;
 constexpr uint32_t kBulkMbarVar = 1u << 24;  // the mbarrier operand names a shared variable
+constexpr uint32_t kBulkTracePiece = 4096;  // bytes per traced access of a bulk copy (MemAccess::bytes is 16 bits)
 
 // ops: [dst base, src base, size, mbar base (or none), mbar offset, mbar shared-variable id];
 // imm/target/flags bits 8-10: the destination (lane_address), imm2: source offset, width: kind.
@@ -352,7 +355,7 @@ void exec_cp_bulk(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
     }
     const AccessSpace src_sp = in.width == kBulkG2S ? AccessSpace::Global : AccessSpace::Shared;
     const AccessSpace dst_sp = in.width == kBulkS2G ? AccessSpace::Global : AccessSpace::Shared;
-    // Not traced: the timing model does not see bulk copies (see the header).
+    // The copy's 16-byte steps are not traced one by one; the timing model gets it whole below.
     auto* trace = ctx.launch.trace;
     ctx.launch.trace = nullptr;
     for (uint32_t off = 0; off < n; off += 16) {
@@ -365,6 +368,15 @@ void exec_cp_bulk(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
       std::memcpy(dp, chunk, 16);
     }
     ctx.launch.trace = trace;
+    if (trace) {
+      // For the timing model (the SM's TMA unit, Sm::bulk_issue): the global side of the copy as
+      // accesses of at most kBulkTracePiece bytes, written for shared -> global (a shared -> shared
+      // copy: its source, as shared reads); the mbarrier follows as the one shared write.
+      const bool s2s = in.width == kBulkS2S, s2g = in.width == kBulkS2G;
+      const uint64_t a = s2g ? da : sa;
+      for (uint32_t off = 0; off < n; off += kBulkTracePiece)
+        trace->add(a + off, std::min(n - off, kBulkTracePiece), l, s2s ? TraceSpace::Shared : TraceSpace::Global, s2g);
+    }
     if (in.width == kBulkS2G) continue;
     uint64_t ma = moff[l] + (mb ? mb[l] : 0);
     if (mvar) ma += (*ctx.cta.shared_offsets)[uint32_t(mvar[l])];
@@ -429,8 +441,9 @@ bool dec_cp_bulk(DecodeCtx& c, const Instruction& ins, DInstr& out) {
   return true;
 }
 
-// Bulk copies are done at issue, so committing and waiting have nothing to do; prefetches only
-// warm the L2.
+// Bulk copies are done at issue, so committing and waiting have nothing to do here (the timing
+// model holds bulk-group waits until the copies are done, Sm::async_issue); prefetches only warm the
+// L2 (not modelled).
 bool dec_nop(DecodeCtx& c, const Instruction&, DInstr& out) {
   c.set_ops(out, {});
   out.exec = exec_nop;

@@ -32,6 +32,9 @@ std::vector<std::pair<std::string, double>> MemoryStats::metrics(double s) const
       {"idc__l15_lookup_hit.sum", double(const_l15_hits)},
       {"idc__l15_lookup_miss.sum", double(const_l15_misses)},
       {"idc__serialization_cycles.sum", double(const_serialization)},
+      {"warpsim__tma_copies.sum", double(tma_copies)},
+      {"warpsim__tma_bytes_read.sum", double(tma_bytes_read)},
+      {"warpsim__tma_bytes_write.sum", double(tma_bytes_write)},
       {"tlb__l1_hit_rate.pct", pct(tlb_l1_hits, tlb_l1_hits + tlb_l1_misses)},
       {"tlb__l1_misses.sum", double(tlb_l1_misses)},
       {"tlb__l2_hit_rate.pct", pct(tlb_l2_hits, tlb_l2_hits + tlb_l2_misses)},
@@ -93,6 +96,9 @@ std::string MemoryStats::text(double s) const {
     o += fmt::format("  constant: {} ld.const, {} requests ({} serialisation cycles); L1 hit rate {:.1f}%, L1.5 {} hits, {} misses to L2\n",
                      const_instructions, const_requests, const_serialization, pct(const_l1_hits, const_requests),
                      const_l15_hits, const_l15_misses);
+  if (tma_copies)
+    o += fmt::format("  bulk copies (TMA): {}, {} bytes global -> shared, {} bytes shared -> global\n", tma_copies,
+                     tma_bytes_read, tma_bytes_write);
   o += fmt::format("  TLB: L1 hit rate {:.1f}%, L2 TLB misses {}\n", pct(tlb_l1_hits, tlb_l1_hits + tlb_l1_misses), tlb_l2_misses);
   o += fmt::format("  L2: {} read ({} of them code) / {} write / {} atomic sectors, hit rate {:.1f}%, {} through the far partition\n",
                    l2_sectors_read, ifetch_l2_sectors_read, l2_sectors_write, l2_sectors_atom,

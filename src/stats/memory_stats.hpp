@@ -38,6 +38,11 @@ struct MemoryStats {
   uint64_t const_l15_hits = 0;          // constant L1.5 hits (no Nsight metric)
   uint64_t const_l15_misses = 0;        // constant L1.5 misses: fetches from L2
   uint64_t const_serialization = 0;     // cycles added by splitting: (distinct addresses - 1) x const_cache.address_cycles
+  // bulk copies (cp.async.bulk, the SM's TMA unit; no Nsight metric of their own: ncu counts their
+  // L2 sectors as lts__t_sectors_srcunit_tex_op_read/write, validation/mem/h100_bulk_ncu.txt)
+  uint64_t tma_copies = 0;              // copies (one per issuing lane)
+  uint64_t tma_bytes_read = 0;          // global -> shared bytes
+  uint64_t tma_bytes_write = 0;         // shared -> global bytes
   // TLBs
   uint64_t tlb_l1_hits = 0, tlb_l1_misses = 0, tlb_l2_hits = 0, tlb_l2_misses = 0;
   // L2 (LTS)

@@ -24,6 +24,7 @@ struct InstrTiming {
   uint8_t bytes = 0;         // memory access bytes per lane (for MIO/LSU wavefronts)
   uint8_t mem = 0;           // MemFlag bits: how a global/local access uses the caches
   uint8_t wait_groups = 0;   // cp.async.wait_group N: the N newest groups may stay in flight
+  uint8_t bulk = 0;          // BulkFlag bits: cp.async.bulk and its bulk-group commit/wait
   bool aggregated = false;   // an integer atomic add to a warp-uniform address: ptxas reduces the warp's lanes to one request
   uint32_t hold = 0;         // cycles the warp waits after issuing it (a device printf: sm.latency.printf)
   uint8_t nsrc = 0, ndst = 0;
@@ -42,6 +43,14 @@ enum MemFlag : uint8_t {
   kMemAsyncCommit = 32,   // cp.async.commit_group (and wait_all, which commits first)
   kMemAsyncArrive = 64,   // cp.async.mbarrier.arrive: the mbarrier waits for the warp's copies
   kMemBarrierWait = 128,  // mbarrier.test_wait/try_wait: the result waits for linked copies
+};
+
+// sm_90 bulk copies (cp.async.bulk) and their bulk groups, timed by the SM's TMA unit (Sm::bulk_issue).
+enum BulkFlag : uint8_t {
+  kBulkCopy = 1,      // cp.async.bulk (the direction comes from its trace: global side read or written)
+  kBulkCommit = 2,    // cp.async.bulk.commit_group
+  kBulkWait = 4,      // cp.async.bulk.wait_group N (N in wait_groups)
+  kBulkWaitRead = 8,  // cp.async.bulk.wait_group.read N: only the sources must have been read
 };
 
 // Classifies every instruction of a decoded program for a machine.

@@ -264,8 +264,7 @@ uint64_t Sm::l1i_fill(KernelRun& k, uint64_t line, uint64_t now) {
     const uint64_t lo = k.code_pa + line * icl, hi = lo + icl;
     for (uint64_t a = lo; a < hi;) {
       const uint64_t l2_line = a / l2l, end = std::min(hi, (l2_line + 1) * l2l);
-      uint32_t sectors = 0;
-      for (uint64_t s = (a % l2l) / sec; s * sec < end - l2_line * l2l; ++s) sectors |= 1u << s;
+      const uint32_t sectors = sector_mask(a - l2_line * l2l, end - l2_line * l2l, uint32_t(sec));
       MemRequest rq;
       rq.sm = id_;
       rq.line = l2_line;
@@ -323,7 +322,7 @@ void Sm::issue(WarpCtx& w, uint64_t t) {
   const InstrTiming& it = w.next ? *w.next : kDefaultTiming;
   k.ls->clock = t;
   account(w, t);
-  const bool memop = mem_ && (it.pipe == Pipe::Lsu || it.cls == OpClass::LdShared || it.cls == OpClass::StShared ||
+  const bool memop = mem_ && (it.pipe == Pipe::Lsu || (it.bulk & kBulkCopy) || it.cls == OpClass::LdShared || it.cls == OpClass::StShared ||
                               it.cls == OpClass::AtomShared || (it.cls == OpClass::LdConst && const_.enabled()));
   // mbarrier instructions are traced for the barrier's address (cp.async completion tracking).
   const bool traced = memop || it.cls == OpClass::Mbarrier;
@@ -593,9 +592,7 @@ uint64_t Sm::const_issue(WarpCtx& w, const InstrTiming& it, uint64_t t) {
     // The L1.5 line from L2: one request per L2 line it covers, each for the sectors it covers.
     const uint64_t lo = r.fetch_line * const_.l15_line(), hi = lo + const_.l15_line();
     for (uint64_t va = lo / line * line; va < hi; va += line) {
-      uint32_t sectors = 0;
-      for (uint32_t b = 0; b < line; b += sector)
-        if (va + b + sector > lo && va + b < hi) sectors |= 1u << (b / sector);
+      const uint32_t sectors = sector_mask(std::max(lo, va) - va, std::min(hi, va + line) - va, sector);
       const uint64_t at = translate(va, s, ctr) + m_.const_cache.miss_latency;
       MemRequest rq;
       rq.sm = id_;
@@ -640,6 +637,7 @@ static uint32_t partial_sectors(const std::vector<func::MemAccess>& acc, uint32_
 
 uint64_t Sm::memory_issue(WarpCtx& w, const InstrTiming& it, uint64_t t) {
   if (it.cls == OpClass::LdConst) return const_issue(w, it, t);
+  if (it.bulk & kBulkCopy) return bulk_issue(w, it, t);
   KernelRun& k = *w.cta->kernel;
   stats::MemoryStats& ctr = k.mem;
   bool any_shared = false, any_mem = false;
@@ -814,7 +812,127 @@ uint64_t Sm::memory_issue(WarpCtx& w, const InstrTiming& it, uint64_t t) {
   return kNever;
 }
 
+// cp.async.bulk (sm_90's bulk copies) on the SM's TMA unit ([tma]). The functional engine has
+// done the copy and traced its global side (accesses of up to 4 KiB, written for shared -> global;
+// a shared -> shared copy's source as shared reads) and its mbarrier (the one shared write). The
+// unit starts the copy issue_latency after issue and copy_cycles after the warp's previous copy
+// (one thread's back-to-back copies land ~104 cycles apart on the H100, while 8 warps' 4 KiB copies
+// reach the unit's byte rate, one per ~43 cycles), then:
+//  - global -> shared: one read request per 128-byte line of the source (the coalescer's lines and
+//    sectors), leaving at bytes_per_clk behind the lines of earlier copies, through the SM's TLB to
+//    L2 (and DRAM on a miss) like an L1 miss, but holding no L1 miss entry (the TMA writes shared
+//    memory, not L1). The copy lands complete_latency after its last line is back; the mbarriers
+//    it signals (complete_tx) are linked to it in AsyncBarriers, so an mbarrier.test_wait/try_wait
+//    result on them is not visible before it lands (as cp.async.mbarrier.arrive's copies).
+//  - shared -> global: the unit reads shared memory at store_bytes_per_clk and sends each line as a
+//    write; the copy's bulk group is complete when its last line has left (the H100 ends
+//    cp.async.bulk.wait_group, .read or not, about there: 42 + N / 32 cycles, no L2 round trip;
+//    validation/mem/h100_bulk_measured.csv), while the writes' acknowledgements keep the kernel
+//    running until L2 has them, as stores do.
+//  - shared -> shared: no memory traffic; it lands after its bytes at store_bytes_per_clk (and
+//    complete_latency).
+// The warp is not held: the instruction itself costs its issue and pipe cycles (ops.cp_async).
+uint64_t Sm::bulk_issue(WarpCtx& w, const InstrTiming& it, uint64_t t) {
+  KernelRun& k = *w.cta->kernel;
+  stats::MemoryStats& ctr = k.mem;
+  const unsigned unit = unsigned(it.pipe);
+  if (sm_unit_free_[unit] != kNever) sm_unit_free_[unit] = t + it.pipe_cycles;
+  std::vector<func::MemAccess>& acc = global_acc_;
+  acc.clear();
+  std::array<uint64_t, 2> bars{};
+  uint32_t nbars = 0;
+  uint64_t shared_bytes = 0, bytes = 0;
+  bool write = false;
+  uint32_t copies = 0;
+  uint32_t lanes_seen = 0;
+  for (auto& a : trace_.acc) {
+    lanes_seen |= 1u << (a.lane & 31);
+    if (a.space == func::TraceSpace::Global) {
+      acc.push_back(a);
+      bytes += a.bytes;
+      write |= a.write;
+    } else if (a.space == func::TraceSpace::Shared && !a.write) {
+      shared_bytes += a.bytes;
+    } else if (a.space == func::TraceSpace::Shared) {
+      bool known = false;
+      for (uint32_t i = 0; i < nbars; ++i) known |= bars[i] == a.addr;
+      if (!known && nbars < bars.size()) bars[nbars++] = a.addr;
+    }
+  }
+  copies = uint32_t(std::popcount(lanes_seen));
+  ctr.tma_copies += copies;
+  (write ? ctr.tma_bytes_write : ctr.tma_bytes_read) += bytes;
+  if (!m_.tma.enabled || !copies) {
+    // No TMA model: the copy is done at issue (its mbarriers and bulk group see it at once).
+    if (write) w.bulk.complete(w.bulk.add(), t);
+    return t + it.latency;
+  }
+  const auto& tm = m_.tma;
+  const uint64_t start = std::max(t + tm.issue_latency, w.bulk_next_start);
+  w.bulk_next_start = start + tm.copy_cycles;
+  uint64_t from = std::max(start, tma_lines_until_);
+  const uint32_t rate = write || !bytes ? tm.store_bytes_per_clk : tm.bytes_per_clk;
+  const uint32_t line = m_.l1.line, sector = m_.l1.sector;
+  uint32_t tid = ~0u;
+  uint64_t moved = 0;  // bytes of lines scheduled so far
+  if (bytes) {
+    coalesce(acc, line, sector, lines_, false);
+    if (k.window.bytes)
+      for (auto& l : lines_)
+        if (l.l2 == func::L2Hint::Unchanged) l.l2 = k.window.hint(l.line * line, line);
+    tid = new_tracker(w, it, k, t);
+    Tracker& tr = trackers_[tid];
+    tr.store = write;
+    tr.bulk = !write;
+    tr.cta = w.cta;
+    for (auto& l : lines_) {
+      // A line leaves when the unit has moved the lines before it (a write: read them from shared memory).
+      moved += uint64_t(std::popcount(l.sectors)) * sector;
+      const uint64_t leave = from + (write ? moved : moved - uint64_t(std::popcount(l.sectors)) * sector) / rate;
+      MemRequest rq;
+      rq.sm = id_;
+      rq.tag = kDirectTag | tid;
+      rq.line = physical_line(k, l.line * line);
+      rq.sectors = l.sectors;
+      rq.kind = write ? MemOpKind::Write : MemOpKind::Read;
+      rq.ctr = &ctr;
+      set_l2_hint(rq, l.l2, it.mem);
+      ++trackers_[tid].pending;
+      mem_->send(rq, translate(l.line * line, leave, ctr));
+    }
+  } else {
+    moved = shared_bytes;
+  }
+  tma_lines_until_ = from + (moved + rate - 1) / rate;
+  // Shared -> global: done when the last line has left; shared -> shared: when the last byte is in
+  // and its mbarrier updated (complete_latency, as a global -> shared copy's).
+  const uint64_t done = tma_lines_until_ + (write ? 0 : tm.complete_latency);
+  if (write) w.bulk.complete(w.bulk.add(), done);
+  if (!write && bytes && tm.wait_after_copy) w.bulk_gate = t + tm.wait_after_copy;
+  // Global -> shared (and shared -> shared): the mbarriers the copy signals.
+  for (uint32_t i = 0; i < nbars; ++i) {
+    const uint32_t b = async_bars_.get(w.cta, bars[i]);
+    if (tid != ~0u && !write) {
+      ++async_bars_[b].pending;
+      trackers_[tid].bars[i] = b;
+    } else {
+      async_bars_[b].done = std::max(async_bars_[b].done, done);
+    }
+  }
+  return t + it.latency;
+}
+
 void Sm::async_issue(WarpCtx& w, const InstrTiming& it, uint64_t t) {
+  if (it.bulk & kBulkCommit) w.bulk.commit();
+  if (it.bulk & kBulkWait) {
+    // cp.async.bulk.wait_group N (.read): held until all but the N newest bulk groups are done.
+    // Their done cycles are known when the copies issue (Sm::bulk_issue).
+    const uint64_t at = w.bulk.ready(it.wait_groups);
+    if (at != AsyncGroups::kInFlight && at > t) {
+      w.hold_until = std::max(w.hold_until, at);
+      w.hold_reason = Stall::LongScoreboard;
+    }
+  }
   if (it.mem & kMemAsyncCommit) w.async.commit();
   if (it.mem & kMemAsyncWait) {
     // cp.async.wait_group N / wait_all: held until all but the N newest groups have landed.
@@ -855,20 +973,26 @@ void Sm::async_issue(WarpCtx& w, const InstrTiming& it, uint64_t t) {
     }
     return;
   }
-  // test_wait/try_wait: the result is visible once the barrier's copies have landed.
+  // test_wait/try_wait: the result is visible once the barrier's copies have landed (and, with
+  // [tma] wait_after_copy, no sooner than that long after the warp's latest bulk copy).
   uint32_t b = async_bars_.find(w.cta, key);
-  if (b == AsyncBarriers::kNone) return;
-  auto& bar = async_bars_[b];
-  if (bar.pending) {
-    for (unsigned i = 0; i < it.ndst; ++i) w.sb.set(it.dst[i], kNever, it.sb);
-    bar.waiters.push_back({w.uid, &it});
-  } else if (bar.done > t) {
-    for (unsigned i = 0; i < it.ndst; ++i) w.sb.set(it.dst[i], bar.done + it.latency, it.sb);
+  uint64_t at = w.bulk_gate;
+  if (b != AsyncBarriers::kNone) {
+    auto& bar = async_bars_[b];
+    if (bar.pending) {
+      for (unsigned i = 0; i < it.ndst; ++i) w.sb.set(it.dst[i], kNever, it.sb);
+      bar.waiters.push_back({w.uid, &it});
+      return;
+    }
+    at = std::max(at, bar.done);
   }
+  if (at > t)
+    for (unsigned i = 0; i < it.ndst; ++i) w.sb.set(it.dst[i], at + it.latency, it.sb);
 }
 
-// A cp.async copy landed in shared memory at t: its group and its mbarriers learn of it.
-void Sm::async_landed(const Tracker& tr, uint64_t t) {
+// A copy linked to mbarriers (cp.async.mbarrier.arrive, or a bulk copy's complete_tx) landed at t:
+// waiters whose test_wait/try_wait result waited for the last of them get it.
+void Sm::bars_landed(const Tracker& tr, uint64_t t) {
   for (uint32_t b : tr.bars) {
     if (b == AsyncBarriers::kNone) break;
     auto& bar = async_bars_[b];
@@ -881,10 +1005,16 @@ void Sm::async_landed(const Tracker& tr, uint64_t t) {
       WarpCtx* f = warp_by_uid(wt.warp_uid);
       if (!f) continue;
       const auto* it = static_cast<const InstrTiming*>(wt.instr);
-      for (unsigned i = 0; i < it->ndst; ++i) f->sb.set(it->dst[i], t + it->latency, it->sb);
+      const uint64_t at = std::max(t, f->bulk_gate);  // ([tma] wait_after_copy)
+      for (unsigned i = 0; i < it->ndst; ++i) f->sb.set(it->dst[i], at + it->latency, it->sb);
       refresh_deps(*f, t);
     }
   }
+}
+
+// A cp.async copy landed in shared memory at t: its group and its mbarriers learn of it.
+void Sm::async_landed(const Tracker& tr, uint64_t t) {
+  bars_landed(tr, t);
   WarpCtx* f = warp_by_uid(tr.warp_uid);
   if (!f) return;  // the warp is gone
   WarpCtx& w = *f;
@@ -945,6 +1075,7 @@ void Sm::tracker_done(uint32_t id, uint64_t t) {
   if (tr.kernel) tr.kernel->mem_end = std::max(tr.kernel->mem_end, t + 1);
   if (tr.store) return;
   if (tr.async) return async_landed(tr, t);
+  if (tr.bulk) return bars_landed(tr, t + m_.tma.complete_latency);
   WarpCtx* f = warp_by_uid(tr.warp_uid);
   if (!f) return;  // the warp is gone
   WarpCtx& w = *f;

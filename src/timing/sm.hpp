@@ -88,6 +88,9 @@ struct WarpCtx {
   uint32_t slot = 0;           // warp slot in the SM (its local-memory window)
   AsyncGroups async;           // its cp.async groups
   int32_t async_wait = -1;     // held at cp.async.wait_group N (N), or not held (-1)
+  AsyncGroups bulk;            // its cp.async.bulk groups (shared -> global copies; done times known at issue)
+  uint64_t bulk_next_start = 0;  // the earliest start of its next bulk copy ([tma] copy_cycles after its last)
+  uint64_t bulk_gate = 0;  // [tma] wait_after_copy: its mbarrier waits are not satisfied before this cycle
   Scoreboard sb;
 };
 
@@ -147,6 +150,8 @@ class Sm : public MemClient {
   // ld.const through the constant caches (when [const_cache] is enabled): one distinct address per
   // cycle; returns the ready cycle, or kNever while a fetch from L2 is outstanding.
   uint64_t const_issue(WarpCtx& w, const InstrTiming& it, uint64_t t);
+  // cp.async.bulk: the copy becomes a job of the SM's TMA unit ([tma]); the warp goes on at once.
+  uint64_t bulk_issue(WarpCtx& w, const InstrTiming& it, uint64_t t);
   uint64_t translate(uint64_t vaddr, uint64_t t, stats::MemoryStats& ctr);
   void tracker_done(uint32_t id, uint64_t t);
   // cp.async bookkeeping after the instruction at `it` executed (commit, wait, mbarrier arrive and
@@ -165,6 +170,7 @@ class Sm : public MemClient {
     uint32_t pending = 0;
     uint64_t issue = 0, ready = 0;
     bool load = false, async = false, store = false, live = false;
+    bool bulk = false;   // a global -> shared bulk copy: its mbarriers learn when it lands
     uint64_t group = 0;  // cp.async: its group in the warp's AsyncGroups
     // cp.async: mbarriers whose phase waits for this copy (cp.async.mbarrier.arrive after it)
     std::array<uint32_t, 2> bars{AsyncBarriers::kNone, AsyncBarriers::kNone};
@@ -182,13 +188,16 @@ class Sm : public MemClient {
   };
   void send_miss(const QueuedMiss& q, uint64_t t);
   void async_landed(const Tracker& tr, uint64_t t);
+  void bars_landed(const Tracker& tr, uint64_t t);  // a copy linked to mbarriers (tr.bars) landed at t
   void send_entry(const QueuedMiss& q, uint64_t t);
 
   const config::Machine& m_;
   uint32_t id_;
   std::vector<SubCore> subs_;
   std::array<uint64_t, config::kPipeCount> sm_unit_free_{};  // SM-wide units (mio, lsu): end of their backlog
-  uint64_t lsu_pipe_until_ = 0;  // end of the LSU data pipe's wavefronts (sm_unit_free_ may say kNever meanwhile)
+  uint64_t lsu_pipe_until_ = 0;
+  // The TMA unit: the end of the line requests (or shared-memory reads) it has scheduled so far.
+  uint64_t tma_lines_until_ = 0;  // end of the LSU data pipe's wavefronts (sm_unit_free_ may say kNever meanwhile)
   // Start cycles of the instructions queued at each SM-wide unit (sm.mio_queue deep).
   std::array<Fifo<uint64_t>, config::kPipeCount> unit_queue_;
   uint64_t unit_accepts(config::Pipe p, uint64_t t);

@@ -288,6 +288,9 @@ TEST(Config, ValidationRules) {
       {{"ops.fdiv.issue=0"}, "ops.fdiv.issue"},
       {{"ops.fp32.pipe=\"warp\""}, "ops.fp32.pipe"},
       {{"sm.issue_model=\"g80\""}, "sm.sub_cores"},
+      {{"tma.enabled=true", "tma.bytes_per_clk=0"}, "tma.bytes_per_clk"},
+      {{"tma.enabled=true", "tma.copy_cycles=0"}, "tma.copy_cycles"},
+      {{"tma.enabled=true", "tma.store_bytes_per_clk=0"}, "tma.store_bytes_per_clk"},
   };
   for (auto& c : cases) {
     std::string e = load_err("a100", c.set);

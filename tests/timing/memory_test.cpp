@@ -136,6 +136,26 @@ TEST(Coalescer, MatchesReferenceGroupingForRandomPatterns) {
   }
 }
 
+// sector_mask is the one place a byte range's sectors are computed (coalescer, instruction-cache
+// fills, constant-cache fetches): every range of a 128-byte line, for 32- and 16-byte sectors,
+// against the bit-by-bit loops the instruction-cache and constant-cache fetches used before.
+TEST(Coalescer, SectorMaskOfAByteRangeMatchesBitByBitLoops) {
+  for (uint32_t sec : {32u, 16u})
+    for (uint64_t lo = 0; lo < 128; ++lo)
+      for (uint64_t hi = lo + 1; hi <= 128; ++hi) {
+        uint32_t ifetch = 0;  // Sm::l1i_fill's former loop
+        for (uint64_t s = lo / sec; s * sec < hi; ++s) ifetch |= 1u << s;
+        uint32_t konst = 0;   // the constant-cache fetch's former loop
+        for (uint32_t b = 0; b < 128; b += sec)
+          if (b + sec > lo && b < hi) konst |= 1u << (b / sec);
+        ASSERT_EQ(sector_mask(lo, hi, sec), ifetch) << lo << ".." << hi << " sector " << sec;
+        ASSERT_EQ(sector_mask(lo, hi, sec), konst) << lo << ".." << hi << " sector " << sec;
+      }
+  EXPECT_EQ(sector_mask(0, 128, 32), 0xfu);
+  EXPECT_EQ(sector_mask(31, 33, 32), 0x3u);
+  EXPECT_EQ(sector_bits(1, 2), 0x6u);
+}
+
 TEST(Coalescer, LocalInterleaveMakesSameOffsetContiguous) {
   // Every lane reads local word 8: interleaved, the 32 lanes read 128 consecutive bytes.
   uint64_t a0 = local_address(1 << 20, 8, 0, 4), a31 = local_address(1 << 20, 8, 31, 4);

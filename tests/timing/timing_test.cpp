@@ -1657,3 +1657,374 @@ TEST(Timing, EveryShippedMachineRunsAMultiWaveMemoryKernel) {
 
 }  // namespace
 }  // namespace warpsim::timing
+
+// ---------------------------------------------------------------- bulk copies (sm_90 TMA)
+namespace warpsim::timing {
+namespace {
+
+// The test machine with a TMA unit of round numbers (expectations below follow from them).
+config::Machine tma_machine() {
+  config::Machine m = test_machine();
+  m.ops[unsigned(OpClass::CpAsync)] = {Pipe::Lsu, 1, 1, config::Scoreboard::Long};
+  m.ops[unsigned(OpClass::Mbarrier)] = {Pipe::Mio, 10, 1, config::Scoreboard::Short};
+  m.tma.enabled = true;
+  m.tma.issue_latency = 30;
+  m.tma.copy_cycles = 50;
+  m.tma.bytes_per_clk = 32;
+  m.tma.store_bytes_per_clk = 16;
+  m.tma.complete_latency = 7;
+  return m;
+}
+
+struct BulkRun {
+  stats::KernelStats st;
+  func::LaunchResult res;
+  std::vector<uint32_t> out, dst;
+};
+
+// Runs kernel k(out, src, dst) of an sm_90 module on one CTA: src holds `src_words` words
+// src[i] = i * 7 + 3, dst `dst_words` zero words, out `out_words` words (read back as dst).
+BulkRun run_bulk(const config::Machine& m, const std::string& ptx, uint32_t threads, size_t out_words,
+                 size_t src_words, size_t dst_words) {
+  mem::DeviceMemory dm{mem::MemoryConfig{}};
+  func::EngineConfig ec;
+  ec.num_sms = m.sms;
+  ec.sm_arch = 90;
+  func::Engine eng(dm, ec);
+  auto pr = ptx::parse(ptx, "bulk.ptx");
+  EXPECT_TRUE(pr.ok());
+  for (auto& d : pr.errors) ADD_FAILURE() << d.str();
+  auto lr = eng.load(std::move(pr.module));
+  for (auto& e : lr.errors) ADD_FAILURE() << e;
+  BulkRun r;
+  if (!lr.ok()) return r;
+  const uint64_t out = dm.allocate(out_words * 4), src = dm.allocate(src_words * 4 + 4096),
+                 dst = dm.allocate(dst_words * 4 + 4096);
+  std::vector<uint32_t> init(src_words);
+  for (size_t i = 0; i < src_words; ++i) init[i] = uint32_t(i * 7 + 3);
+  dm.host_write(src, init.data(), src_words * 4);
+  func::LaunchConfig lc;
+  lc.grid = {1, 1, 1};
+  lc.block = {threads, 1, 1};
+  lc.params.resize(24);
+  std::memcpy(lc.params.data(), &out, 8);
+  std::memcpy(lc.params.data() + 8, &src, 8);
+  std::memcpy(lc.params.data() + 16, &dst, 8);
+  func::LaunchState ls;
+  func::LaunchResult res;
+  EXPECT_TRUE(eng.prepare(*lr.module, "k", lc, ls, res));
+  KernelLaunch kl;
+  kl.module = lr.module.get();
+  kl.ls = &ls;
+  kl.ecfg = &eng.config();
+  kl.fp = {threads, (threads + 31) / 32, 0, 0};
+  Gpu gpu(m);
+  r.st = gpu.run({&kl}).at(0);
+  r.res = eng.finish(*lr.module, ls, res);
+  r.out.resize(out_words);
+  dm.host_read(out, r.out.data(), out_words * 4);
+  r.dst.resize(dst_words);
+  if (dst_words) dm.host_read(dst, r.dst.data(), dst_words * 4);
+  return r;
+}
+
+// One thread: `copies` global -> shared bulk copies of `bytes` each from src + src_off + i * bytes,
+// each on its own mbarrier (expect_tx then the copy), then a try_wait loop on every mbarrier.
+// `rounds` times over the same sources (round 2 finds them in L2). Per round r: out[4r] = cycles
+// from before the first copy to after the last was issued, out[4r+1] = to the last landed.
+// After the last round the shared buffer's words go to out[4 x rounds ...] (the data check).
+std::string bulk_g2s_kernel(uint32_t bytes, uint32_t copies, uint32_t src_off, uint32_t rounds) {
+  const uint32_t total = bytes * copies;
+  std::string s = fmt::format(R"(.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 out, .param .u64 src, .param .u64 dst)
+{{
+  .reg .u64 %rd<24>;
+  .reg .u32 %r<24>;
+  .reg .pred %p<4>;
+  .shared .align 128 .b8 buf[{0}];
+  .shared .align 8 .b64 bars[{1}];
+  ld.param.u64 %rd1, [out];
+  ld.param.u64 %rd2, [src];
+  add.u64 %rd2, %rd2, {2};
+  mov.u32 %r1, buf;
+  mov.u32 %r2, bars;
+  mov.u32 %r3, 0;
+INIT:
+  shl.b32 %r4, %r3, 3;
+  add.u32 %r4, %r2, %r4;
+  mbarrier.init.shared::cta.b64 [%r4], 1;
+  add.u32 %r3, %r3, 1;
+  setp.lt.u32 %p1, %r3, {1};
+  @%p1 bra INIT;
+  fence.proxy.async.shared::cta;
+  mov.u32 %r10, 0;
+ROUND:
+  mov.u64 %rd3, %clock64;
+  mov.u32 %r3, 0;
+ISSUE:
+  shl.b32 %r4, %r3, 3;
+  add.u32 %r4, %r2, %r4;
+  mul.lo.u32 %r5, %r3, {3};
+  add.u32 %r6, %r1, %r5;
+  cvt.u64.u32 %rd4, %r5;
+  add.u64 %rd5, %rd2, %rd4;
+  mbarrier.arrive.expect_tx.shared::cta.b64 %rd6, [%r4], {3};
+  cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r6], [%rd5], {3}, [%r4];
+  add.u32 %r3, %r3, 1;
+  setp.lt.u32 %p1, %r3, {1};
+  @%p1 bra ISSUE;
+  mov.u64 %rd7, %clock64;
+  and.b32 %r11, %r10, 1;
+  mov.u32 %r3, 0;
+WAITALL:
+  shl.b32 %r4, %r3, 3;
+  add.u32 %r4, %r2, %r4;
+WAIT:
+  mbarrier.try_wait.parity.shared::cta.b64 %p2, [%r4], %r11;
+  @!%p2 bra WAIT;
+  add.u32 %r3, %r3, 1;
+  setp.lt.u32 %p1, %r3, {1};
+  @%p1 bra WAITALL;
+  mov.u64 %rd8, %clock64;
+  mul.wide.u32 %rd9, %r10, 16;
+  add.u64 %rd9, %rd1, %rd9;
+  sub.u64 %rd10, %rd7, %rd3;
+  cvt.u32.u64 %r12, %rd10;
+  st.global.u32 [%rd9], %r12;
+  sub.u64 %rd10, %rd8, %rd3;
+  cvt.u32.u64 %r12, %rd10;
+  st.global.u32 [%rd9+4], %r12;
+  add.u32 %r10, %r10, 1;
+  setp.lt.u32 %p1, %r10, {4};
+  @%p1 bra ROUND;
+  add.u64 %rd11, %rd1, {5};
+  mov.u32 %r3, 0;
+COPYOUT:
+  shl.b32 %r5, %r3, 2;
+  add.u32 %r6, %r1, %r5;
+  ld.shared.u32 %r7, [%r6];
+  cvt.u64.u32 %rd12, %r5;
+  add.u64 %rd13, %rd11, %rd12;
+  st.global.u32 [%rd13], %r7;
+  add.u32 %r3, %r3, 1;
+  setp.lt.u32 %p1, %r3, {6};
+  @%p1 bra COPYOUT;
+  ret;
+}}
+)",
+                              total, copies, src_off, bytes, rounds, rounds * 16, total / 4);
+  return s;
+}
+
+// The L2 sectors of global -> shared bulk copies are the sectors of the bytes the program names
+// (bytes / 32 when aligned to sectors), all read from DRAM the first time; the copied data is the
+// source's (CPU reference: src[i] = 7i + 3).
+TEST(BulkCopy, L2AndDramSectorsAreTheCopiedBytes) {
+  const config::Machine m = tma_machine();
+  struct Case {
+    uint32_t bytes, copies, off;
+  };
+  for (Case c : {Case{4096, 1, 0}, Case{4096, 1, 48}, Case{1024, 4, 0}, Case{16, 3, 16}}) {
+    SCOPED_TRACE(fmt::format("{} x {} B at +{}", c.copies, c.bytes, c.off));
+    const uint32_t total = c.bytes * c.copies;
+    BulkRun r = run_bulk(m, bulk_g2s_kernel(c.bytes, c.copies, c.off, 1), 1, 4 + total / 4, total / 4 + 64, 0);
+    ASSERT_TRUE(r.res.ok()) << r.res.report();
+    for (uint32_t i = 0; i < total / 4; ++i) ASSERT_EQ(r.out[4 + i], (c.off / 4 + i) * 7 + 3) << "word " << i;
+    // L2: each copy reads the sectors of its byte range [off + i x bytes, off + (i + 1) x bytes)
+    // (copies sharing a sector read it each); DRAM: every distinct sector once
+    uint64_t sectors = 0;
+    for (uint32_t i = 0; i < c.copies; ++i) {
+      const uint64_t lo = c.off + uint64_t(i) * c.bytes, hi = lo + c.bytes;
+      sectors += (hi + 31) / 32 - lo / 32;
+    }
+    const uint64_t distinct = (c.off + total + 31) / 32 - c.off / 32;
+    const auto& mem = r.st.mem;
+    EXPECT_EQ(mem.l2_sectors_read - mem.ifetch_l2_sectors_read, sectors);
+    EXPECT_EQ(mem.dram_bytes_read - mem.ifetch_dram_bytes_read, distinct * 32);
+    EXPECT_EQ(mem.tma_copies, c.copies);
+    EXPECT_EQ(mem.tma_bytes_read, total);
+    EXPECT_EQ(mem.l1_global_ld_sectors, 0u);  // the TMA's reads do not go through L1
+  }
+}
+
+// The mbarrier's phase is visible to try_wait only once the data has landed: a 16-byte copy from
+// DRAM (first round) and from L2 (second round) waits at least the unit's start, the path to L2
+// (and DRAM) and back, and the mbarrier update; the issuing warp is not held meanwhile. The
+// config drives it: 100 more cycles of tma.issue_latency are 100 more cycles of wait.
+TEST(BulkCopy, MbarrierWaitEndsNoEarlierThanTheModelledLatency) {
+  config::Machine m = tma_machine();
+  const double path = 2 * (2 + m.xbar.latency) + m.l2.hit_latency;  // SM -> L2 slice -> SM (ports and wires)
+  const double min_l2 = m.tma.issue_latency + path + m.tma.complete_latency;
+  BulkRun a = run_bulk(m, bulk_g2s_kernel(16, 1, 0, 2), 1, 8 + 4, 64, 0);
+  ASSERT_TRUE(a.res.ok()) << a.res.report();
+  // The warp issues past the copy long before the copy could have landed.
+  EXPECT_LT(a.out[0], m.tma.issue_latency + path) << "the copy's issue does not hold the warp";
+  EXPECT_GE(a.out[1], min_l2 + m.l2.dram_latency) << "first round: from DRAM";
+  EXPECT_GE(a.out[5], min_l2) << "second round: an L2 hit";
+  EXPECT_LT(a.out[5], a.out[1]);
+  EXPECT_LE(a.out[5], min_l2 + m.tlb.l2_latency + m.tlb.walk_latency + 40);
+  m.tma.issue_latency += 100;
+  BulkRun b = run_bulk(m, bulk_g2s_kernel(16, 1, 0, 2), 1, 8 + 4, 64, 0);
+  ASSERT_TRUE(b.res.ok()) << b.res.report();
+  EXPECT_NEAR(double(b.out[5]) - double(a.out[5]), 100.0, 1.0);
+  // Without a TMA model the copy is free: the wait ends sooner by the copy's path.
+  m.tma.enabled = false;
+  BulkRun c = run_bulk(m, bulk_g2s_kernel(16, 1, 0, 2), 1, 8 + 4, 64, 0);
+  ASSERT_TRUE(c.res.ok()) << c.res.report();
+  // (the L2 round trip at least: the rest of the unit's time overlaps the instructions around it)
+  EXPECT_GE(double(a.out[5]) - double(c.out[5]), path) << "TMA: " << a.out[5] << ", none: " << c.out[5];
+}
+
+// A stream of bulk copies is bandwidth-limited, not free: 16 copies of 4 KiB from L2 (second round)
+// take at least their bytes at tma.bytes_per_clk, and 16 copies of 16 bytes at least 15 x
+// tma.copy_cycles; doubling the byte rate shortens the big copies' stream.
+TEST(BulkCopy, StreamOfCopiesIsBoundByTheUnitsRates) {
+  config::Machine m = tma_machine();
+  BulkRun big = run_bulk(m, bulk_g2s_kernel(4096, 16, 0, 2), 1, 8 + 16384, 16384 + 64, 0);
+  ASSERT_TRUE(big.res.ok()) << big.res.report();
+  const double bytes = 16.0 * 4096;
+  EXPECT_GE(big.out[5], bytes / m.tma.bytes_per_clk);
+  EXPECT_EQ(big.st.mem.l2_sectors_read - big.st.mem.ifetch_l2_sectors_read, 2 * 16 * 4096 / 32u);
+  BulkRun small = run_bulk(m, bulk_g2s_kernel(16, 16, 0, 2), 1, 8 + 64, 128, 0);
+  ASSERT_TRUE(small.res.ok()) << small.res.report();
+  EXPECT_GE(small.out[5], 15.0 * m.tma.copy_cycles);
+  m.tma.bytes_per_clk *= 2;
+  BulkRun fast = run_bulk(m, bulk_g2s_kernel(4096, 16, 0, 2), 1, 8 + 16384, 16384 + 64, 0);
+  ASSERT_TRUE(fast.res.ok()) << fast.res.report();
+  EXPECT_GE(fast.out[5], bytes / m.tma.bytes_per_clk);
+  EXPECT_LT(double(fast.out[5]), double(big.out[5]) - 0.4 * bytes / (m.tma.bytes_per_clk / 2));
+}
+
+// [tma] wait_after_copy: copy 1 (bar1) lands; then copy 2 (bar2) is issued and the warp waits on
+// bar1, whose phase completed long ago. With the rule the wait ends no sooner than wait_after_copy
+// after copy 2's issue; without it, at once. out[0] = cycles from before copy 2's issue to the end
+// of the wait on bar1.
+TEST(BulkCopy, WaitEndsNoSoonerThanWaitAfterCopyAfterTheWarpsLatestCopy) {
+  std::string ptx = R"(.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 out, .param .u64 src, .param .u64 dst)
+{
+  .reg .u64 %rd<16>;
+  .reg .u32 %r<16>;
+  .reg .pred %p<4>;
+  .shared .align 128 .b8 buf[256];
+  .shared .align 8 .b64 bar1;
+  .shared .align 8 .b64 bar2;
+  ld.param.u64 %rd1, [out];
+  ld.param.u64 %rd2, [src];
+  add.u64 %rd3, %rd2, 8192;
+  mov.u32 %r1, buf;
+  mov.u32 %r2, bar1;
+  mov.u32 %r3, bar2;
+  mbarrier.init.shared::cta.b64 [%r2], 1;
+  mbarrier.init.shared::cta.b64 [%r3], 1;
+  mbarrier.arrive.expect_tx.shared::cta.b64 %rd4, [%r2], 16;
+  cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd2], 16, [%r2];
+W1:
+  mbarrier.try_wait.parity.shared::cta.b64 %p1, [%r2], 0;
+  @!%p1 bra W1;
+  mov.u64 %rd5, %clock64;
+  mbarrier.arrive.expect_tx.shared::cta.b64 %rd4, [%r3], 16;
+  cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r1+128], [%rd3], 16, [%r3];
+W2:
+  mbarrier.try_wait.parity.shared::cta.b64 %p2, [%r2], 0;
+  @!%p2 bra W2;
+  mov.u64 %rd6, %clock64;
+  sub.u64 %rd7, %rd6, %rd5;
+  cvt.u32.u64 %r4, %rd7;
+  st.global.u32 [%rd1], %r4;
+W3:
+  mbarrier.try_wait.parity.shared::cta.b64 %p3, [%r3], 0;
+  @!%p3 bra W3;
+  ld.shared.u32 %r5, [%r1+128];
+  st.global.u32 [%rd1+4], %r5;
+  ret;
+}
+)";
+  const std::string ptx_waited = ptx;
+  config::Machine m = tma_machine();
+  m.tma.wait_after_copy = 400;
+  // Copy 1 still in flight when the warp waits on bar1 (no W1 loop): the wait ends at the later of
+  // copy 1's landing and wait_after_copy after copy 2.
+  {
+    std::string p = ptx;
+    p.replace(p.find("W1:\n"), std::string("W1:\n  mbarrier.try_wait.parity.shared::cta.b64 %p1, [%r2], 0;\n  @!%p1 bra W1;\n").size(), "");
+    BulkRun r = run_bulk(m, p, 1, 2, 4096, 0);
+    ASSERT_TRUE(r.res.ok()) << r.res.report();
+    EXPECT_EQ(r.out[1], 2048u * 7 + 3);
+    EXPECT_GE(r.out[0], m.tma.wait_after_copy);
+    EXPECT_LE(r.out[0], m.tma.wait_after_copy + 40);
+  }
+  BulkRun on = run_bulk(m, ptx_waited, 1, 2, 4096, 0);
+  ASSERT_TRUE(on.res.ok()) << on.res.report();
+  EXPECT_EQ(on.out[1], 2048u * 7 + 3);  // copy 2's data: src word 2048
+  EXPECT_GE(on.out[0], m.tma.wait_after_copy);
+  EXPECT_LE(on.out[0], m.tma.wait_after_copy + 40);
+  m.tma.wait_after_copy = 0;
+  BulkRun off = run_bulk(m, ptx_waited, 1, 2, 4096, 0);
+  ASSERT_TRUE(off.res.ok()) << off.res.report();
+  EXPECT_EQ(off.out[1], 2048u * 7 + 3);
+  EXPECT_LT(off.out[0], m.tma.issue_latency + m.l2.hit_latency) << "bar1's phase completed before copy 2";
+}
+
+// shared -> global: 32 threads fill a shared buffer (word i = 5i + 1), thread 0 copies it to dst
+// with cp.async.bulk ... .bulk_group, commits and waits (wait_group 0); out[0] = the cycles of
+// copy + commit + wait. The wait lasts at least the unit's start and the bytes at
+// tma.store_bytes_per_clk; L2 gets the bytes / 32 sectors as writes; dst holds the words.
+TEST(BulkCopy, BulkGroupWaitHoldsUntilTheWritesHaveLeft) {
+  const config::Machine m = tma_machine();
+  const uint32_t bytes = 2048;
+  const std::string ptx = fmt::format(R"(.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 out, .param .u64 src, .param .u64 dst)
+{{
+  .reg .u64 %rd<16>;
+  .reg .u32 %r<16>;
+  .reg .pred %p<4>;
+  .shared .align 128 .b8 buf[{0}];
+  ld.param.u64 %rd1, [out];
+  ld.param.u64 %rd2, [dst];
+  mov.u32 %r1, buf;
+  mov.u32 %r2, %tid.x;
+FILL:
+  mad.lo.u32 %r3, %r2, 5, 1;
+  shl.b32 %r4, %r2, 2;
+  add.u32 %r5, %r1, %r4;
+  st.shared.u32 [%r5], %r3;
+  add.u32 %r2, %r2, 32;
+  setp.lt.u32 %p1, %r2, {1};
+  @%p1 bra FILL;
+  fence.proxy.async.shared::cta;
+  bar.sync 0;
+  mov.u32 %r2, %tid.x;
+  setp.ne.u32 %p2, %r2, 0;
+  @%p2 bra DONE;
+  mov.u64 %rd3, %clock64;
+  cp.async.bulk.global.shared::cta.bulk_group [%rd2], [%r1], {0};
+  cp.async.bulk.commit_group;
+  cp.async.bulk.wait_group 0;
+  mov.u64 %rd4, %clock64;
+  sub.u64 %rd5, %rd4, %rd3;
+  cvt.u32.u64 %r6, %rd5;
+  st.global.u32 [%rd1], %r6;
+DONE:
+  ret;
+}}
+)",
+                                      bytes, bytes / 4);
+  BulkRun r = run_bulk(m, ptx, 32, 4, 0, bytes / 4);
+  ASSERT_TRUE(r.res.ok()) << r.res.report();
+  for (uint32_t i = 0; i < bytes / 4; ++i) ASSERT_EQ(r.dst[i], i * 5 + 1) << "word " << i;
+  EXPECT_GE(r.out[0], m.tma.issue_latency + double(bytes) / m.tma.store_bytes_per_clk);
+  EXPECT_LE(r.out[0], m.tma.issue_latency + double(bytes) / m.tma.store_bytes_per_clk + 40);
+  // the copy's sectors and the one sector of out[0]
+  EXPECT_EQ(r.st.mem.l2_sectors_write, bytes / 32 + 1);
+  EXPECT_EQ(r.st.mem.tma_bytes_write, bytes);
+}
+
+}  // namespace
+}  // namespace warpsim::timing

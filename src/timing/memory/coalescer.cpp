@@ -79,12 +79,10 @@ void coalesce_lines(const std::vector<func::MemAccess>& acc, uint32_t line_bytes
     return out.size() - 1;
   };
   // The sectors of bytes [lo, hi) of a line.
-  auto sector_mask = [&](uint64_t lo, uint64_t hi) {
-    return uint32_t(((2ull << sector_of(hi - 1)) - 1) & ~((1ull << sector_of(lo)) - 1));
-  };
+  auto sectors_of = [&](uint64_t lo, uint64_t hi) { return sector_bits(sector_of(lo), sector_of(hi - 1)); };
   // Access a touches bytes [lo, hi) of line la (offsets in the line).
   auto add = [&](LineAccess& la, const func::MemAccess& a, uint64_t lo, uint64_t hi) {
-    la.sectors |= sector_mask(lo, hi);
+    la.sectors |= sectors_of(lo, hi);
     la.lanes |= 1u << (a.lane & 31);
     if (la.l2 == func::L2Hint::Unchanged) la.l2 = a.l2;
     ++la.accesses;
@@ -109,7 +107,7 @@ void coalesce_lines(const std::vector<func::MemAccess>& acc, uint32_t line_bytes
         if (e.line == k && e.addr == a.addr) {
           dup = true;
           la.rounds = std::max(la.rounds, ++e.n);
-          la.repeat_sectors |= sector_mask(std::max(a.addr, base) - base, std::min(end, base + line_bytes) - base);
+          la.repeat_sectors |= sectors_of(std::max(a.addr, base) - base, std::min(end, base + line_bytes) - base);
           break;
         }
       if (!dup) {

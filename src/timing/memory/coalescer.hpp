@@ -44,6 +44,17 @@ inline uint64_t local_address(uint64_t warp_base, uint64_t addr, unsigned lane, 
   return warp_base + (addr / interleave) * (32ull * interleave) + uint64_t(lane) * interleave + addr % interleave;
 }
 
+// The sectors a byte range of one line touches: bit i = sector i. `first_sector` and `last_sector`
+// are the sectors of its first and last byte (inclusive); sector_mask(lo, hi, sector_bytes) takes
+// the range's offsets within the line, [lo, hi) with lo < hi. The coalescer, the instruction-cache
+// fills and the constant-cache fetches all compute their sector masks here.
+inline uint32_t sector_bits(uint64_t first_sector, uint64_t last_sector) {
+  return uint32_t(((2ull << last_sector) - 1) & ~((1ull << first_sector) - 1));
+}
+inline uint32_t sector_mask(uint64_t lo, uint64_t hi, uint32_t sector_bytes) {
+  return sector_bits(lo / sector_bytes, (hi - 1) / sector_bytes);
+}
+
 // Shared-memory wavefronts (>= 1) of the accesses of one instruction.
 uint32_t shared_wavefronts(const std::vector<func::MemAccess>& acc, uint32_t banks, uint32_t bank_bytes);
 
