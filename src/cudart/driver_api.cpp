@@ -468,7 +468,16 @@ int load_image(Library** out, const void* image, size_t file_size = 0) {
     h->wrapper = image;
   } else if (magic == kFatbinMagic) {
     // A bare fatbin container (cuModuleLoadFatBinary, or a .fatbin file): wrapped as nvcc's host
-    // code would wrap it (version 1: the container holds the code).
+    // code would wrap it (version 1: the container holds the code). From a file, whose size we
+    // know, it is checked whole first: its header may not claim more than the file holds.
+    if (file_size) {
+      std::vector<FatbinEntry> entries;
+      std::string err;
+      if (!parse_fatbin(p, file_size, entries, err)) {
+        fmt::print(stderr, "warpsim: cannot load the fatbinary: {}\n", err);
+        return CuInvalidImage;
+      }
+    }
     lib->wrapper[0] = uint64_t(kWrapperMagic) | (uint64_t(1) << 32);
     lib->wrapper[1] = reinterpret_cast<uintptr_t>(image);
     h->wrapper = lib->wrapper;

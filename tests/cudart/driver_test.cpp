@@ -2,8 +2,11 @@
 // 1319's test suite, and the private export tables the CUDA runtime asks for.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <string>
+#include <vector>
 
 #include "cudart/driver.hpp"
 #include "cudart/md2.hpp"
@@ -88,4 +91,35 @@ TEST(DriverTables, IntegrityCheckFixedAnswers) {
   check(13002, 100, a);  // the keyed hash depends on the time the runtime passes
   check(13002, 101, b);
   EXPECT_FALSE(a[0] == b[0] && a[1] == b[1]);
+}
+
+extern "C" void* warpsim_driver_proc(const char* name, int version);
+
+// cuModuleLoad of files: bad images are refused with CUDA_ERROR_INVALID_IMAGE (or the PTX error),
+// never read past their end; a PTX file loads and its kernel is found.
+TEST(DriverModules, FilesAreCheckedBeforeTheyAreLoaded) {
+  auto load = reinterpret_cast<int (*)(void**, const char*)>(warpsim_driver_proc("cuModuleLoad", 2000));
+  auto get = reinterpret_cast<int (*)(void**, void*, const char*)>(warpsim_driver_proc("cuModuleGetFunction", 2000));
+  ASSERT_TRUE(load && get);
+  const std::string dir = ::testing::TempDir();
+  auto write = [&](const std::string& name, const std::vector<uint8_t>& bytes) {
+    const std::string path = dir + "/" + name;
+    std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+    return path;
+  };
+  void* mod = nullptr;
+  EXPECT_EQ(load(&mod, (dir + "/no_such_file.fatbin").c_str()), 301);  // CUDA_ERROR_FILE_NOT_FOUND
+  // A fatbin header claiming 1 MiB of entries in a 32-byte file.
+  std::vector<uint8_t> fat = {0x50, 0xed, 0x55, 0xba, 1, 0, 16, 0, 0, 0, 0x10, 0, 0, 0, 0, 0};
+  fat.resize(32, 0);
+  EXPECT_EQ(load(&mod, write("short.fatbin", fat).c_str()), 200);  // CUDA_ERROR_INVALID_IMAGE
+  std::vector<uint8_t> junk(64, 0xab);
+  EXPECT_EQ(load(&mod, write("junk.bin", junk).c_str()), 200);
+  const std::string ptx =
+      ".version 7.0\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n  ret;\n}\n";
+  ASSERT_EQ(load(&mod, write("k.ptx", std::vector<uint8_t>(ptx.begin(), ptx.end())).c_str()), 0);
+  void* fn = nullptr;
+  EXPECT_EQ(get(&fn, mod, "k"), 0);
+  EXPECT_NE(fn, nullptr);
+  EXPECT_EQ(get(&fn, mod, "absent"), 500);  // CUDA_ERROR_NOT_FOUND
 }
