@@ -1346,10 +1346,15 @@ int stub() {
   return unsupported(g_stub_names[I]);
 }
 template <int... I>
-constexpr std::array<void*, sizeof...(I)> make_stubs(std::integer_sequence<int, I...>) {
+std::array<void*, sizeof...(I)> make_stubs(std::integer_sequence<int, I...>) {
   return {reinterpret_cast<void*>(&stub<I>)...};
 }
-const auto kStubs = make_stubs(std::make_integer_sequence<int, kStubSlots>{});
+// Built on first use: libcuda.so.1 resolves its symbols from its constructor, which may run before
+// this library's static initialisers.
+const std::array<void*, kStubSlots>& stubs() {
+  static const auto all = make_stubs(std::make_integer_sequence<int, kStubSlots>{});
+  return all;
+}
 
 int stub_overflow() { return unsupported("(a driver function beyond the first 1024 warpsim lacks)"); }
 
@@ -1360,7 +1365,7 @@ void* stub_for(const std::string& name) {
   if (auto it = made.find(name); it != made.end()) return it->second;
   if (g_stub_count == kStubSlots) return reinterpret_cast<void*>(&stub_overflow);
   g_stub_names[g_stub_count] = strdup(name.c_str());
-  return made[name] = kStubs[size_t(g_stub_count++)];
+  return made[name] = stubs()[size_t(g_stub_count++)];
 }
 
 int cuGetProcAddress1_(const char* name, void** fn, int version, unsigned long long flags) {
