@@ -150,7 +150,7 @@ struct Function {
 struct Library {
   FatbinHandle* fatbin = nullptr;
   uint64_t wrapper[3] = {};  // a __fatBinC_Wrapper_t made for a bare fatbin container image
-  std::vector<uint8_t> image;  // a copy of an image the caller may free after loading
+  std::vector<uint8_t> image;  // that container, copied (the caller may free its image)
   std::map<std::string, std::unique_ptr<Function>> functions;
 };
 
@@ -161,6 +161,7 @@ struct DriverState {
   int primary_refs = 0;
   std::set<Context*> contexts{&primary};
   std::set<Library*> libraries;
+  std::set<const void*> functions;  // every Function handed out (State::kernels also holds host stubs)
 };
 DriverState& drv() {
   static auto* d = new DriverState();  // never destroyed: programs unload modules from atexit handlers
@@ -478,8 +479,12 @@ int load_image(Library** out, const void* image, size_t file_size = 0) {
         return CuInvalidImage;
       }
     }
+    // Kept: it is read at the first use of a kernel, after the caller may have freed its image.
+    uint64_t size = 0;
+    std::memcpy(&size, p + 8, 8);
+    lib->image.assign(p, p + 16 + size);
     lib->wrapper[0] = uint64_t(kWrapperMagic) | (uint64_t(1) << 32);
-    lib->wrapper[1] = reinterpret_cast<uintptr_t>(image);
+    lib->wrapper[1] = reinterpret_cast<uintptr_t>(lib->image.data());
     h->wrapper = lib->wrapper;
   } else if (magic == 0x464c457f) {  // "\x7fELF": a cubin, SASS only
     fmt::print(stderr, "warpsim: a module was loaded from a cubin (SASS only); warpsim runs PTX, so it fails with "
@@ -516,42 +521,6 @@ int cuModuleLoadData_(void** mod, const void* image) { return load_image(reinter
 }  // namespace
 namespace warpsim::cudart {
 int driver_load_module(void** mod, const void* image) { return cuModuleLoadData_(mod, image); }
-
-// The runtime counts an array end's x position and the extent's width in elements, the driver in
-// bytes: divided by the array's element size.
-int memcpy3d_params(const CuMemcpy3D& c, abi::Memcpy3DParms& p) {
-  p = abi::Memcpy3DParms{};
-  size_t elem = 0;
-  auto side = [&](int type, const void* host, uint64_t device, void* array, size_t pitch, size_t height, size_t x,
-                  size_t y, size_t z, void*& out_array, abi::PitchedPtr& ptr, abi::Pos& pos) -> int {
-    pos = {x, y, z};
-    if (type == 3) {  // CU_MEMORYTYPE_ARRAY
-      abi::ChannelFormatDesc f{};
-      abi::Extent e{};
-      if (cudaArrayGetInfo(&f, &e, nullptr, array)) return CuInvalidHandle;
-      const size_t bytes = size_t(f.x + f.y + f.z + f.w) / 8;
-      if (!bytes || x % bytes) return CuInvalidValue;
-      elem = bytes;
-      out_array = array;
-      pos.x = x / bytes;
-      return CuSuccess;
-    }
-    if (type != 1 && type != 2 && type != 4) return CuInvalidValue;
-    ptr = {type == 1 ? const_cast<void*>(host) : reinterpret_cast<void*>(device), pitch ? pitch : c.width, c.width,
-           height ? height : c.height};
-    return CuSuccess;
-  };
-  if (int e = side(c.src_type, c.src_host, c.src_device, c.src_array, c.src_pitch, c.src_height, c.src_x, c.src_y,
-                   c.src_z, p.srcArray, p.srcPtr, p.srcPos))
-    return e;
-  if (int e = side(c.dst_type, c.dst_host, c.dst_device, c.dst_array, c.dst_pitch, c.dst_height, c.dst_x, c.dst_y,
-                   c.dst_z, p.dstArray, p.dstPtr, p.dstPos))
-    return e;
-  if (elem && c.width % elem) return CuInvalidValue;
-  p.extent = {elem ? c.width / elem : c.width, std::max<size_t>(1, c.height), std::max<size_t>(1, c.depth)};
-  p.kind = abi::Default;
-  return CuSuccess;
-}
 }  // namespace warpsim::cudart
 namespace {
 int cuModuleLoadDataEx_(void** mod, const void* image, unsigned, void*, void**) { return cuModuleLoadData_(mod, image); }
@@ -563,12 +532,7 @@ int cuModuleLoad_(void** mod, const char* path) {
   std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
   if (bytes.size() < 16) return CuInvalidImage;
   bytes.push_back(0);
-  Library* lib = nullptr;
-  if (int e = load_image(&lib, bytes.data(), bytes.size() - 1)) return e;
-  lib->image = std::move(bytes);  // keeps a fatbin's payload alive (PTX text was copied)
-  if (lib->fatbin->wrapper == lib->wrapper) lib->wrapper[1] = reinterpret_cast<uintptr_t>(lib->image.data());
-  *mod = lib;
-  return CuSuccess;
+  return load_image(reinterpret_cast<Library**>(mod), bytes.data(), bytes.size() - 1);
 }
 int cuLibraryLoadData_(void** lib, const void* image, void*, void*, unsigned, void*, void*, unsigned) {
   return load_image(reinterpret_cast<Library**>(lib), image);
@@ -616,6 +580,10 @@ int get_function(void** out, void* handle, const char* name) {
   k.fatbin = lib->fatbin;
   k.name = name;
   s.kernels[f.get()] = std::move(k);
+  {
+    std::lock_guard d(drv().mu);
+    drv().functions.insert(f.get());
+  }
   *out = f.get();
   lib->functions[name] = std::move(f);
   return CuSuccess;
@@ -629,10 +597,8 @@ int cuKernelGetFunction_(void** f, void* k) {
 }
 
 Function* as_function(void* f) {
-  State& s = State::instance();
-  std::lock_guard g(s.mu);
-  auto it = s.kernels.find(f);
-  return it != s.kernels.end() && it->second.fatbin ? static_cast<Function*>(f) : nullptr;
+  std::lock_guard d(drv().mu);
+  return drv().functions.count(f) ? static_cast<Function*>(f) : nullptr;
 }
 // Driver functions are keyed in State::kernels by their own address; a runtime host stub is
 // also accepted (cudaGetFuncBySymbol hands those out), so check membership only.
@@ -666,9 +632,8 @@ int get_global(uint64_t* dptr, size_t* bytes, void* handle, const char* name) {
     if (uint64_t a = m->variable(name)) {
       if (dptr) *dptr = a;
       if (bytes) {
-        *bytes = 0;
-        for (const ptx::Variable& v : m->loaded->ptx->vars)
-          if (v.name == name) *bytes = size_t(v.size_bytes());
+        const ptx::Variable* v = m->loaded->ptx->find_variable(name);
+        *bytes = v ? size_t(v->size_bytes()) : 0;
       }
       return CuSuccess;
     }
@@ -956,10 +921,12 @@ int cuMemPoolDestroy_(void* pool) { return cu(cudaMemPoolDestroy(pool)); }
 // CUmemPoolProps is laid out as the runtime's cudaMemPoolProps.
 int cuMemPoolCreate_(void** pool, const void* props) { return cu(cudaMemPoolCreate(pool, props)); }
 int cuStreamAttachMemAsync_(void*, uint64_t, size_t, unsigned) { return CuSuccess; }  // one memory, always attached
+// Hints: all memory is equally near the simulated SMs.
 int cuMemPrefetchAsync_() { return CuSuccess; }
-int cuProfilerStart_() { return CuSuccess; }  // the simulator profiles every kernel anyway
-int cuProfilerStop_() { return CuSuccess; }  // hints: all memory is equally near the simulated SMs
 int cuMemAdvise_() { return CuSuccess; }
+// The simulator profiles every kernel anyway.
+int cuProfilerStart_() { return CuSuccess; }
+int cuProfilerStop_() { return CuSuccess; }
 
 int copy(uint64_t dst, uint64_t src, size_t n, void* stream, bool async) {
   auto* d = reinterpret_cast<void*>(dst);
@@ -977,7 +944,47 @@ int cuMemcpyDtoDAsync_(uint64_t dst, uint64_t src, size_t n, void* st) { return 
 int cuMemcpyPeer_(uint64_t dst, void*, uint64_t src, void*, size_t n) { return copy(dst, src, n, nullptr, false); }
 int cuMemcpyPeerAsync_(uint64_t dst, void*, uint64_t src, void*, size_t n, void* st) { return copy(dst, src, n, st, true); }
 
-// CUDA_MEMCPY2D and CUDA_MEMCPY3D (cuda.h). Memory types: 1 host, 2 device, 3 array, 4 unified.
+}  // namespace
+namespace warpsim::cudart {
+// The runtime counts an array end's x position and the extent's width in elements, the driver in
+// bytes: divided by the array's element size.
+int memcpy3d_params(const CuMemcpy3D& c, abi::Memcpy3DParms& p) {
+  p = abi::Memcpy3DParms{};
+  size_t elem = 0;
+  auto side = [&](int type, const void* host, uint64_t device, void* array, size_t pitch, size_t height, size_t x,
+                  size_t y, size_t z, void*& out_array, abi::PitchedPtr& ptr, abi::Pos& pos) -> int {
+    pos = {x, y, z};
+    if (type == 3) {  // CU_MEMORYTYPE_ARRAY
+      abi::ChannelFormatDesc f{};
+      abi::Extent e{};
+      if (cudaArrayGetInfo(&f, &e, nullptr, array)) return CuInvalidHandle;
+      const size_t bytes = size_t(f.x + f.y + f.z + f.w) / 8;
+      if (!bytes || x % bytes) return CuInvalidValue;
+      elem = bytes;
+      out_array = array;
+      pos.x = x / bytes;
+      return CuSuccess;
+    }
+    if (type != 1 && type != 2 && type != 4) return CuInvalidValue;
+    ptr = {type == 1 ? const_cast<void*>(host) : reinterpret_cast<void*>(device), pitch ? pitch : c.width, c.width,
+           height ? height : c.height};
+    return CuSuccess;
+  };
+  if (int e = side(c.src_type, c.src_host, c.src_device, c.src_array, c.src_pitch, c.src_height, c.src_x, c.src_y,
+                   c.src_z, p.srcArray, p.srcPtr, p.srcPos))
+    return e;
+  if (int e = side(c.dst_type, c.dst_host, c.dst_device, c.dst_array, c.dst_pitch, c.dst_height, c.dst_x, c.dst_y,
+                   c.dst_z, p.dstArray, p.dstPtr, p.dstPos))
+    return e;
+  if (elem && c.width % elem) return CuInvalidValue;
+  p.extent = {elem ? c.width / elem : c.width, std::max<size_t>(1, c.height), std::max<size_t>(1, c.depth)};
+  p.kind = abi::Default;
+  return CuSuccess;
+}
+}  // namespace warpsim::cudart
+namespace {
+
+// CUDA_MEMCPY2D (cuda.h), laid out as CUDA_MEMCPY3D without its z, LOD and height fields.
 struct CuMemcpy2D {
   size_t src_x, src_y;
   int src_type;

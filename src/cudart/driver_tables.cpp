@@ -135,7 +135,7 @@ void hooks_buffer2(void** p, size_t* n) {
 // --- CTX_CREATE_BYPASS, HEAP_ACCESS
 int ctx_create_bypass(void** ctx, unsigned flags, int dev) {
   trace("ctx_create_bypass");
-  auto create = reinterpret_cast<int (*)(void**, unsigned, int)>(warpsim_driver_proc("cuCtxCreate", 3020));
+  static const auto create = reinterpret_cast<int (*)(void**, unsigned, int)>(warpsim_driver_proc("cuCtxCreate", 3020));
   return create(ctx, flags, dev);
 }
 struct HeapRecord {
@@ -157,7 +157,7 @@ int heap_free(HeapRecord* rec, uintptr_t* b) {
 int tools_current_context(void** ctx) {
   trace("tools current context");
   if (!ctx) return CuInvalidValue;
-  auto get = reinterpret_cast<int (*)(void**)>(warpsim_driver_proc("cuCtxGetCurrent", 4000));
+  static const auto get = reinterpret_cast<int (*)(void**)>(warpsim_driver_proc("cuCtxGetCurrent", 4000));
   return get(ctx);
 }
 
@@ -171,7 +171,7 @@ int tools_context_device(void*, int* dev) {
 int tools_context_id(void* ctx, unsigned long long* id) {
   trace("tools context id");
   if (!id) return CuInvalidValue;
-  auto get = reinterpret_cast<int (*)(void*, unsigned long long*)>(warpsim_driver_proc("cuCtxGetId", 12000));
+  static const auto get = reinterpret_cast<int (*)(void*, unsigned long long*)>(warpsim_driver_proc("cuCtxGetId", 12000));
   return get(ctx, id);
 }
 

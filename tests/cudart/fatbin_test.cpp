@@ -5,7 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
+#include <memory>
 #include <fstream>
 #include <iterator>
 #include <map>
@@ -166,4 +168,25 @@ TEST(Cubin, FuzzRegressionsAreRejectedOrReadSafely) {
     if (!warpsim::cudart::parse_fatbin(img.data(), img.size(), entries, err)) EXPECT_FALSE(err.empty());
     for (auto& e : entries) EXPECT_LE(e.payload.size(), size_t(1) << 24) << name;  // no claimed size taken on trust
   }
+}
+
+extern "C" void* warpsim_driver_proc(const char* name, int version);
+
+// cuModuleLoadFatBinary of a bare container in the caller's memory: the driver reads the container
+// when a kernel is first looked up, after the caller may have reused its buffer, so it keeps a copy.
+TEST(DriverModules, BareFatbinIsReadAfterTheCallersBufferIsGone) {
+  auto load = reinterpret_cast<int (*)(void**, const void*)>(warpsim_driver_proc("cuModuleLoadFatBinary", 2000));
+  auto get = reinterpret_cast<int (*)(void**, void*, const char*)>(warpsim_driver_proc("cuModuleGetFunction", 2000));
+  ASSERT_TRUE(load && get);
+  std::vector<uint8_t> e;
+  entry(e, 1, 80,
+        bytes(".version 7.0\n.target sm_80\n.address_size 64\n.visible .entry kept(.param .u64 p)\n{\n  ret;\n}\n"));
+  auto buf = std::make_unique<std::vector<uint8_t>>(container(e));
+  void* mod = nullptr;
+  ASSERT_EQ(load(&mod, buf->data()), 0);
+  std::fill(buf->begin(), buf->end(), 0xee);
+  buf.reset();
+  void* fn = nullptr;
+  EXPECT_EQ(get(&fn, mod, "kept"), 0);
+  EXPECT_NE(fn, nullptr);
 }
