@@ -219,7 +219,7 @@ int run_program(std::string gpu, const std::vector<std::string>& overrides, cons
   }
   // nvcc links the static CUDA runtime unless told otherwise; that runtime reaches the simulator
   // through our libcuda.so.1 (the driver API), the shared one through our libcudart.so. The
-  // summary says which (some runtime features exist only on the shared path).
+  // summary and the report say which.
   if (const std::string exe = cli::resolve_program(argv[0]); !exe.empty()) {
     const auto link = cli::inspect_program(exe);
     if (link == cli::CudaRuntimeLink::static_runtime) setenv("WARPSIM_PROGRAM_RUNTIME", "static", 1);

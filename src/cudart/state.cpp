@@ -157,27 +157,33 @@ void State::flush() {
   }
 }
 
-// WARPSIM_DUMP_PTX=DIR: every PTX module loaded is also written to DIR (named as in diagnostics,
-// numbered in load order), to see what the simulator runs for a library's kernels.
-void dump_ptx(const std::string& text, const std::string& name) {
-  const char* dir = std::getenv("WARPSIM_DUMP_PTX");
-  if (!dir || !*dir) return;
-  static int n = 0;
-  std::string file = fmt::format("{}/{:04}_{}", dir, n++, name);
-  for (size_t i = std::strlen(dir) + 1; i < file.size(); ++i)
-    if (file[i] == '/') file[i] = '_';
-  if (FILE* f = std::fopen(file.c_str(), "w")) {
-    std::fwrite(text.data(), 1, text.size(), f);
-    std::fclose(f);
+namespace {
+// Loads a PTX module onto the device. With WARPSIM_DUMP_PTX=DIR each one is also written to DIR
+// (named as in diagnostics, numbered in load order), to see what the simulator runs for a
+// library's kernels.
+runtime::Module* load_module(runtime::Device& dev, std::string_view text, const std::string& name,
+                             std::string& errors) {
+  if (const char* dir = std::getenv("WARPSIM_DUMP_PTX"); dir && *dir) {
+    static int n = 0;
+    std::string file = fmt::format("{}/{:04}_{}", dir, n++, name);
+    for (size_t i = std::strlen(dir) + 1; i < file.size(); ++i)
+      if (file[i] == '/') file[i] = '_';
+    if (FILE* f = std::fopen(file.c_str(), "w")) {
+      std::fwrite(text.data(), 1, text.size(), f);
+      std::fclose(f);
+    }
   }
+  return dev.load_ptx(text, name, errors);
 }
+}  // namespace
 
 bool State::ensure_loaded(FatbinHandle& h) {
   if (h.loaded) return h.error.empty();
   h.loaded = true;
   if (!h.ptx_text.empty()) {
     std::string errors;
-    runtime::Module* m = dev->load_ptx(h.ptx_text, fmt::format("{}[module].ptx", program_invocation_short_name), errors);
+    runtime::Module* m =
+        load_module(*dev, h.ptx_text, fmt::format("{}[module].ptx", program_invocation_short_name), errors);
     if (!m) {
       h.error = errors;
       h.error_code = abi::ErrInvalidPtx;
@@ -230,9 +236,7 @@ bool State::ensure_loaded(FatbinHandle& h) {
         return false;
       }
       std::string name = fmt::format("{}[linked compute_{}].ptx", program_invocation_short_name, lowest);
-      dump_ptx(text, name);
-      dump_ptx(text, name);
-    runtime::Module* m = dev->load_ptx(text, name, errors);
+      runtime::Module* m = load_module(*dev, text, name, errors);
       if (!m) {
         h.error = fmt::format("cannot load the linked PTX of {} translation units:\n{}", units.size(), errors);
         h.error_code = abi::ErrInvalidPtx;
@@ -272,8 +276,7 @@ bool State::ensure_loaded(FatbinHandle& h) {
     // Diagnostics name the program and the embedded PTX: "vecadd[compute_80].ptx".
     std::string name = fmt::format("{}[{}compute_{}].ptx", program_invocation_short_name,
                                    containers.size() > 2 ? fmt::format("tu{}.", i) : "", e->arch);
-    dump_ptx(text, name);
-    runtime::Module* m = dev->load_ptx(text, name, errors);
+    runtime::Module* m = load_module(*dev, text, name, errors);
     if (!m) {
       h.error += fmt::format("cannot load the compute_{} PTX:\n{}", e->arch, errors);
       h.error_code = abi::ErrInvalidPtx;
