@@ -95,8 +95,9 @@ int ptx_roundtrip(const std::vector<std::string>& files) {
 
 // ---------------------------------------------------------------- warpsim run / gpus
 // `warpsim run [--gpu a100] [--mode timing|functional] [--quiet] -- PROGRAM ARGS...` runs an unmodified
-// CUDA program (built with nvcc -cudart shared) with warpsim's libcudart.so first on
-// LD_LIBRARY_PATH; options reach the library as WARPSIM_* environment variables.
+// CUDA program, built as nvcc builds it (static runtime, which reaches warpsim through its libcuda.so.1)
+// or with -cudart shared, with warpsim's libraries first on LD_LIBRARY_PATH; options reach the
+// library as WARPSIM_* environment variables.
 
 // The simulator runs inside the program's process, so its heap is the program's glibc heap. The
 // timing model allocates tens of MB of small objects (warps, register windows, cache sets, miss
@@ -325,7 +326,7 @@ int main(int argc, char** argv) {
 
   std::string run_gpu = "a100", run_mode = "timing";
   bool run_quiet = false;
-  auto* run = app.add_subcommand("run", "Run an unmodified CUDA program (nvcc -cudart shared) on the simulated GPU: "
+  auto* run = app.add_subcommand("run", "Run an unmodified CUDA program (built with nvcc as usual) on the simulated GPU: "
                                         "warpsim run [options] -- PROGRAM ARGS...");
   run->add_option("--gpu", run_gpu, "GPU to simulate: a built-in name (`warpsim gpus`) or a machine .toml file");
   std::vector<std::string> run_set;

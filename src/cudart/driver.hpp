@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "cudart/abi.hpp"
 
@@ -65,6 +66,8 @@ int memcpy3d_params(const CuMemcpy3D& c, abi::Memcpy3DParms& p);
 
 // Pieces of the driver API the private export tables call (driver_api.cpp).
 int driver_load_module(void** mod, const void* image);
+// The kernels of a module (or library), in the order its PTX defines them.
+int driver_module_kernels(void* mod, std::vector<void*>& out);
 int driver_primary_context(void** ctx, int dev);
 int driver_cls_put(void* ctx, void* key, void* value, void* dtor);
 int driver_cls_delete(void* ctx, void* key);

@@ -521,6 +521,7 @@ int cuModuleLoadData_(void** mod, const void* image) { return load_image(reinter
 }  // namespace
 namespace warpsim::cudart {
 int driver_load_module(void** mod, const void* image) { return cuModuleLoadData_(mod, image); }
+int driver_module_kernels(void* mod, std::vector<void*>& out);
 }  // namespace warpsim::cudart
 namespace {
 int cuModuleLoadDataEx_(void** mod, const void* image, unsigned, void*, void**) { return cuModuleLoadData_(mod, image); }
@@ -620,6 +621,43 @@ int cuLibraryGetKernelCount_(unsigned* n, void* lib) {
   *n = count;
   return CuSuccess;
 }
+// The kernels of a library or module in the order its PTX defines them (cuModuleEnumerateFunctions,
+// cuLibraryEnumerateKernels, and the tools table cuFFT asks for its one-kernel modules' kernel).
+int enumerate_kernels(void* handle, std::vector<void*>& out) {
+  Library* l = as_library(handle);
+  if (!l) return CuInvalidHandle;
+  std::vector<std::string> names;
+  {
+    State& s = State::get();
+    std::lock_guard g(s.mu);
+    if (!s.ensure_loaded(*l->fatbin)) return CuInvalidPtx;
+    for (auto* m : l->fatbin->modules)
+      for (auto& f : m->loaded->ptx->funcs)
+        if (f.is_entry) names.push_back(f.name);
+  }
+  for (auto& n : names) {
+    void* f = nullptr;
+    if (int r = get_function(&f, handle, n.c_str()); r != CuSuccess) return r;
+    out.push_back(f);
+  }
+  return CuSuccess;
+}
+int enumerate_into(void** fns, unsigned n, void* handle) {
+  if (!fns) return CuInvalidValue;
+  std::vector<void*> all;
+  if (int r = enumerate_kernels(handle, all); r != CuSuccess) return r;
+  // At most n handles ("a maximum number of numFunctions"), the first ones in the module's order.
+  std::copy_n(all.begin(), std::min<size_t>(n, all.size()), fns);
+  return CuSuccess;
+}
+}  // namespace
+namespace warpsim::cudart {
+int driver_module_kernels(void* mod, std::vector<void*>& out) { return enumerate_kernels(mod, out); }
+}  // namespace warpsim::cudart
+namespace {
+int cuModuleEnumerateFunctions_(void** fns, unsigned n, void* mod) { return enumerate_into(fns, n, mod); }
+int cuLibraryEnumerateKernels_(void** ks, unsigned n, void* lib) { return enumerate_into(ks, n, lib); }
+int cuModuleGetFunctionCount_(unsigned* n, void* mod) { return cuLibraryGetKernelCount_(n, mod); }
 
 int get_global(uint64_t* dptr, size_t* bytes, void* handle, const char* name) {
   if (!name) return CuInvalidValue;
@@ -1300,7 +1338,8 @@ const std::vector<Entry>& entries() {
     E(cuModuleLoadDataEx), E(cuModuleLoadFatBinary), E(cuModuleUnload), E(cuModuleGetFunction),
     E(cuModuleGetGlobal), E(cuModuleGetLoadingMode), E(cuLibraryLoadData), E(cuLibraryLoadFromFile),
     EA(cuLibraryUnload, cuModuleUnload), E(cuLibraryGetKernel), E(cuLibraryGetModule), E(cuKernelGetFunction),
-    E(cuLibraryGetGlobal), E(cuLibraryGetManaged), E(cuLibraryGetKernelCount), E(cuKernelGetAttribute), E(cuKernelSetAttribute),
+    E(cuLibraryGetGlobal), E(cuLibraryGetManaged), E(cuLibraryGetKernelCount), E(cuLibraryEnumerateKernels), E(cuModuleGetFunctionCount),
+    E(cuModuleEnumerateFunctions), E(cuKernelGetAttribute), E(cuKernelSetAttribute),
     E(cuKernelSetCacheConfig), EA(cuKernelGetName, cuFuncGetName), E(cuKernelGetParamInfo), E(cuKernelGetLibrary),
     E(cuFuncGetAttribute), E(cuFuncSetAttribute), E(cuFuncSetCacheConfig), E(cuFuncSetSharedMemConfig),
     E(cuFuncGetName), E(cuFuncGetModule), E(cuFuncGetParamInfo), E(cuFuncGetParamCount), E(cuFuncIsLoaded),

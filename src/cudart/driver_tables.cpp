@@ -54,8 +54,7 @@ constexpr Id kUnknownChecks = {0x26, 0x3e, 0x88, 0x60, 0x7c, 0xd2, 0x61, 0x43,
 constexpr Id kToolsContext = {0x21, 0x31, 0x8c, 0x60, 0x97, 0x14, 0x32, 0x48,
                               0x8c, 0xa6, 0x41, 0xff, 0x73, 0x24, 0xc8, 0xf2};
 // Modules for tools (CU_ETID_ToolsModule in public notes). cuFFT calls its slot 7 after loading
-// each of its modules, with arguments we cannot interpret; the stub's refusal makes cuFFT's plans
-// fail with CUFFT_INTERNAL_ERROR rather than crash.
+// each of its modules to get the module's kernel.
 constexpr Id kToolsModule = {0x6e, 0x16, 0x3f, 0xbe, 0xb9, 0x58, 0x44, 0x4d,
                              0x83, 0x5c, 0xe1, 0x82, 0xaf, 0xf1, 0x99, 0x1e};
 // Asked for by CUDA 13's runtime at start-up; no slot of it has been seen called.
@@ -175,6 +174,19 @@ int tools_context_id(void* ctx, unsigned long long* id) {
   return get(ctx, id);
 }
 
+// --- TOOLS_MODULE
+// Slot 7, as cuFFT calls it after loading one of its kernel modules without naming the kernel:
+// (context, module, callback, user data); the callback is called with (user data, CUfunction) for
+// the module's kernels, and 1 means done (cuFFT takes any other value as failure). Read off
+// libcufft.so.12's caller, which keeps the last function the callback hands it.
+int tools_module_each_function(void*, void* mod, void (*cb)(void*, void*), void* user) {
+  trace("tools module: each function");
+  std::vector<void*> fns;
+  if (!cb || driver_module_kernels(mod, fns) != CuSuccess) return 0;
+  for (void* f : fns) cb(user, f);
+  return 1;
+}
+
 // --- DEVICE_EXTENDED_RT
 int device_flag(unsigned char* out, int) {
   trace("device_flag");
@@ -270,6 +282,7 @@ struct Tables {
     tls[2] = reinterpret_cast<void*>(&tools_current_context);
     tools_context[3] = reinterpret_cast<void*>(&tools_context_device);
     tools_context[4] = reinterpret_cast<void*>(&tools_context_id);
+    tools_module[7] = reinterpret_cast<void*>(&tools_module_each_function);
     integrity[1] = reinterpret_cast<void*>(&integrity_check);
     checks[2] = reinterpret_cast<void*>(&context_check);
     checks[3] = reinterpret_cast<void*>(&check3);

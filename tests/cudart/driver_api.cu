@@ -87,6 +87,13 @@ int main() {
   const char* rname = nullptr;
   cuGetErrorName(r, &rname);
   std::printf("missing kernel: %s\n", rname ? rname : "?");
+  unsigned nfun = 0;
+  CHECK(cuModuleGetFunctionCount(&nfun, mod));
+  CUfunction listed[2] = {nullptr, nullptr};
+  CHECK(cuModuleEnumerateFunctions(listed, nfun < 2 ? nfun : 2, mod));
+  const char* listed_name = nullptr;
+  CHECK(cuFuncGetName(&listed_name, listed[0]));
+  std::printf("kernels in the module: %u, the first: %s\n", nfun, listed_name ? listed_name : "?");
   CUmodule bad;
   const char garbage[64] = "\x01\x02\x03 this is not a module";
   r = cuModuleLoadData(&bad, garbage);
