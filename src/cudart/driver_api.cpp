@@ -7,6 +7,7 @@
 // driver_texture.cpp. What is not here answers CUDA_ERROR_NOT_SUPPORTED and says so once on
 // stderr: mipmapped arrays, texture references, IPC, external memory, virtual memory management,
 // multicast and green contexts.
+#include <atomic>
 #include <fmt/format.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -487,8 +488,14 @@ int load_image(Library** out, const void* image, size_t file_size = 0) {
     lib->wrapper[1] = reinterpret_cast<uintptr_t>(lib->image.data());
     h->wrapper = lib->wrapper;
   } else if (magic == 0x464c457f) {  // "\x7fELF": a cubin, SASS only
-    fmt::print(stderr, "warpsim: a module was loaded from a cubin (SASS only); warpsim runs PTX, so it fails with "
-                       "CUDA_ERROR_NO_BINARY_FOR_GPU (load PTX or a fatbinary that contains PTX)\n");
+    // Said once: cuBLAS tries a dozen such cubins for one GEMM before it gives up.
+    static std::atomic<unsigned> refused{0};
+    if (refused++ == 0)
+      fmt::print(stderr, "warpsim: a module was loaded from a cubin (SASS only); warpsim runs PTX, so it fails with "
+                         "CUDA_ERROR_NO_BINARY_FOR_GPU (load PTX or a fatbinary that contains PTX; cuBLAS's GEMM "
+                         "kernels come this way). Later such loads fail the same way without this note.\n");
+    else if (trace())
+      fmt::print(stderr, "warpsim: trace: SASS-only cubin #{} refused\n", refused.load());
     return CuNoBinaryForGpu;
   } else if (is_ptx_text(p)) {
     h->ptx_text = file_size ? std::string(reinterpret_cast<const char*>(p), file_size)

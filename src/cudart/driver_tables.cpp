@@ -187,6 +187,23 @@ int tools_module_each_function(void*, void* mod, void (*cb)(void*, void*), void*
   return 1;
 }
 
+// Slots 51 and 39, as cuBLAS calls them before a reduction that returns to the host (dot, nrm2,
+// amax): 51 resolves a stream handle (context, stream, out, "is cudaStreamPerThread") to the
+// driver's stream, 39 gives that stream's id (context, stream, out), which cuBLAS looks up in its
+// per-stream cache. Read off libcublas.so.13's caller: it passes the flag as stream == 2.
+int tools_context_stream(void*, void* stream, void** out, int per_thread) {
+  trace("tools context: stream");
+  if (!out) return CuInvalidValue;
+  *out = stream ? stream : reinterpret_cast<void*>(uintptr_t(per_thread ? 2 : 1));
+  return CuSuccess;
+}
+int tools_context_stream_id(void*, void* stream, unsigned long long* id) {
+  trace("tools context: stream id");
+  if (!id) return CuInvalidValue;
+  static const auto get = reinterpret_cast<int (*)(void*, unsigned long long*)>(warpsim_driver_proc("cuStreamGetId", 12000));
+  return get(stream, id);
+}
+
 // --- DEVICE_EXTENDED_RT
 int device_flag(unsigned char* out, int) {
   trace("device_flag");
@@ -282,6 +299,8 @@ struct Tables {
     tls[2] = reinterpret_cast<void*>(&tools_current_context);
     tools_context[3] = reinterpret_cast<void*>(&tools_context_device);
     tools_context[4] = reinterpret_cast<void*>(&tools_context_id);
+    tools_context[39] = reinterpret_cast<void*>(&tools_context_stream_id);
+    tools_context[51] = reinterpret_cast<void*>(&tools_context_stream);
     tools_module[7] = reinterpret_cast<void*>(&tools_module_each_function);
     integrity[1] = reinterpret_cast<void*>(&integrity_check);
     checks[2] = reinterpret_cast<void*>(&context_check);

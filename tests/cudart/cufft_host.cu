@@ -6,6 +6,7 @@
 #include <cufft.h>
 #include <cuda_runtime.h>
 #include <cmath>
+#include <cstdint>
 #include <complex>
 #include <cstdio>
 #include <vector>
