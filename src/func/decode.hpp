@@ -19,6 +19,9 @@ struct MemRef {
   Ref base = Ref::none();
   int64_t offset = 0;
   uint32_t shared_var = 0;  // for SharedVar: variable id (per-kernel offset table)
+  // The base is a 32-bit register: [%r+off] wraps at 2^32 as the hardware's 32-bit address
+  // arithmetic does (ptxas folds a negative index into the offset: [%r-16+508] is address 492).
+  bool addr32 = false;
 };
 
 struct DecodeCtx {

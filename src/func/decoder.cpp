@@ -263,6 +263,7 @@ bool DecodeCtx::mem(const Operand& o, MemRef& out) {
   const Operand& b = o.elems[0];
   if (b.kind == Operand::Kind::Reg) {
     out.base = ref(b, Type::U64);
+    out.addr32 = b.reg < fn.regs.size() && ptx::type_size(fn.regs[b.reg].type) == 4 && fn.regs[b.reg].vec == 1;
     return !out.base.is_none();
   }
   if (b.kind != Operand::Kind::Symbol) return fail("unsupported address base");

@@ -17,13 +17,17 @@ enum class AccessSpace : uint8_t { Generic, Global, Shared, Local, Const, Kernel
 uint8_t* resolve_access(ExecCtx& ctx, AccessSpace sp, unsigned l, uint64_t addr, unsigned n, bool write);
 
 // How memory-operand families store a decoded MemRef in a DInstr: flags bits 0-3 AccessSpace,
-// bits 8-10 MemRef::Rel; imm the offset; target the shared variable id; op[0] the base register.
+// bits 8-10 MemRef::Rel, bit 11 MemRef::addr32 (mem_flags); imm the offset; target the shared variable id; op[0] the base register.
 constexpr unsigned kRelShift = 8;
+constexpr uint32_t kAddr32 = 1u << 11;  // MemRef::addr32
+// The flags bits of a MemRef (its Rel and whether its address wraps at 32 bits).
+inline uint32_t mem_flags(const MemRef& r) { return (uint32_t(r.rel) << kRelShift) | (r.addr32 ? kAddr32 : 0u); }
 
 // The address lane l accesses: offset + base register + the lane's local frame or the kernel's
 // offset of a shared variable.
 inline uint64_t lane_address(ExecCtx& ctx, const DInstr& in, const uint64_t* base, unsigned l) {
   uint64_t a = uint64_t(in.imm) + (base ? base[l] : 0);
+  if (in.flags & kAddr32) a = uint32_t(a);
   switch (MemRef::Rel((in.flags >> kRelShift) & 7)) {
     case MemRef::SharedVar: a += (*ctx.cta.shared_offsets)[in.target]; break;
     case MemRef::LocalFrame: a += ctx.w.local_base[l]; break;

@@ -431,7 +431,7 @@ bool dec_cp_bulk(DecodeCtx& c, const Instruction& ins, DInstr& out) {
       out.flags |= kBulkMbarVar;
     }
   }
-  out.flags |= uint32_t(d.rel) << kRelShift;
+  out.flags |= mem_flags(d);
   out.imm = d.offset;
   out.imm2 = s.offset;
   out.target = d.shared_var;
@@ -458,7 +458,7 @@ bool mb_space(DecodeCtx& c, const Instruction& ins, const MemRef& r, DInstr& out
     sp = AccessSpace::Shared;
   else if (r.rel != MemRef::Absolute)
     return c.fail("an mbarrier object must be in shared memory");
-  out.flags = uint32_t(sp) | (uint32_t(r.rel) << kRelShift);
+  out.flags = uint32_t(sp) | mem_flags(r);
   out.imm = r.offset;
   out.target = r.shared_var;
   return true;
@@ -601,7 +601,7 @@ bool dec_cp_async(DecodeCtx& c, const Instruction& ins, DInstr& out) {
     else size = r;
   }
   if (nops > 4) return c.fail("cp.async has too many operands");
-  out.flags = uint32_t(d.rel) << kRelShift;
+  out.flags = mem_flags(d);
   out.imm = d.offset;
   out.imm2 = s.offset;
   out.target = d.shared_var;

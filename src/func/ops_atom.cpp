@@ -445,7 +445,7 @@ bool dec_atom_common(DecodeCtx& c, const Instruction& ins, DInstr& out, bool is_
   refs.insert(refs.end(), srcs.begin(), srcs.end());
   if (!pol.is_none()) refs.push_back(pol);  // last: op[nops - 1]
   c.set_ops(out, refs);
-  out.flags = uint32_t(sp) | (uint32_t(mr.rel) << kRelShift) | (pol.is_none() ? 0u : kAtomHasPolicy);
+  out.flags = uint32_t(sp) | mem_flags(mr) | (pol.is_none() ? 0u : kAtomHasPolicy);
   out.imm = mr.offset;
   out.target = mr.shared_var;
   out.width = uint8_t(vec);

@@ -288,7 +288,7 @@ bool dec_mem_common(DecodeCtx& c, const Instruction& ins, DInstr& out, const Ope
   if (esize > 8) return c.fail(fmt::format("{}-byte {} elements are not supported yet", esize, store ? "st" : "ld"));
   unsigned vec = vec_of(ins);
   AccessSpace sp = space_of(ins, r);
-  out.flags = uint32_t(sp) | (uint32_t(r.rel) << kRelShift);
+  out.flags = uint32_t(sp) | mem_flags(r);
   out.imm = r.offset;
   out.target = r.shared_var;
   out.imm2 = esize;
@@ -656,7 +656,7 @@ bool dec_createpolicy(DecodeCtx& c, const Instruction& ins, DInstr& out) {
     if (o.size() != 4) return c.fail("createpolicy.range needs cache-policy, [a], primary-size, total-size");
     MemRef r;
     if (!c.mem(o[1], r)) return false;
-    out.flags = uint32_t(AccessSpace::Global) | (uint32_t(r.rel) << kRelShift);
+    out.flags = uint32_t(AccessSpace::Global) | mem_flags(r);
     out.imm = r.offset;
     out.target = r.shared_var;
     out.imm2 = int64_t(first) | int64_t(second) << 4;
@@ -742,7 +742,7 @@ bool dec_line_op(DecodeCtx& c, const Instruction& ins, DInstr& out) {
       return c.fail("applypriority supports .L2::evict_normal only");
   }
   if (Kind == 0 && ins.has(Mod::tensormap)) return decode_nop(c, ins, out);
-  out.flags = uint32_t(sp) | (uint32_t(r.rel) << kRelShift);
+  out.flags = uint32_t(sp) | mem_flags(r);
   out.imm = r.offset;
   out.target = r.shared_var;
   out.imm2 = int64_t(Kind == 1 ? L2Hint::Discard : Kind == 2 ? L2Hint::Demote : static_l2_hint(ins));

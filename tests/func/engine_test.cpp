@@ -439,3 +439,40 @@ TEST(Engine, GlobalLoadsAndStoresSwitchPagesBetweenLanes) {
   EXPECT_EQ(b.fault.kind, func::FaultKind::MisalignedAddress);
   EXPECT_EQ(b.fault.address, in + 17 * 4 + 2);
 }
+
+// A 32-bit address register plus an offset wraps at 2^32, as the hardware's 32-bit shared-memory
+// address arithmetic does: front ends fold a negative index into the immediate, so [%r+508] with
+// %r = -16 is address 492 (cuSOLVER's ipiv_lower_small does this; read as 64-bit it was
+// 0x1_000001ec, out of range).
+TEST(Engine, ThirtyTwoBitAddressRegisterWrapsWithItsOffset) {
+  Harness h;
+  ASSERT_TRUE(h.load(kHead + R"(
+.visible .entry k(.param .u64 out)
+{
+  .shared .align 4 .b8 s[512];
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r2, s;
+  shl.b32 %r3, %r1, 2;
+  add.u32 %r4, %r2, %r3;
+  mul.lo.u32 %r5, %r1, 7;
+  sub.u32 %r6, %r4, 64;          // 16 words below the thread's word: negative for threads 0-15
+  st.shared.u32 [%r6+64], %r5;   // = s[tid]
+  bar.sync 0;
+  sub.u32 %r6, %r2, 16;          // s - 16 wraps to 0xfffffff0 + s
+  add.u32 %r6, %r6, %r3;
+  ld.shared.u32 %r7, [%r6+16];   // = s[tid]
+  mul.wide.u32 %rd2, %r1, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r7;
+  ret;
+}
+)"));
+  uint64_t out = h.alloc(128 * 4);
+  auto r = h.run("k", {1, 1, 1}, {128, 1, 1}, Harness::Params().add(out));
+  ASSERT_TRUE(r.ok()) << r.report();
+  auto v = h.download<uint32_t>(out, 128);
+  for (uint32_t t = 0; t < 128; ++t) EXPECT_EQ(v[t], t * 7) << "thread " << t;
+}
