@@ -265,6 +265,11 @@ bool State::ensure_loaded(FatbinHandle& h) {
                              "compute_{} PTX runs in the SASS's place\n", arch, arch, e->arch);
         told = true;
       }
+      // The launch bounds that hold are the PTX's own: cuSPARSE launches its compute_120 kernels
+      // with the block sizes that PTX was tuned for (128 threads where the sm_80 SASS of the same
+      // kernel is bounded at 32).
+      if (e)
+        for (auto& [n, r] : h.cubin) r.max_threads = 0;
     }
     if (!e) {
       for (auto& x : containers[i])

@@ -619,18 +619,6 @@ struct CtaRunner {
            w.lanes_in(LaneState::WarpSyncWait) == 0 && w.lanes_in(LaneState::MbarrierWait) == 0;
   }
 
-  bool run() {
-    create_warps();
-    for (;;) {
-      switch (round(4096)) {
-        case Round::Done: return true;
-        case Round::Fault: return false;
-        case Round::Progress: break;
-        case Round::Stuck: report_deadlock(); return false;
-      }
-    }
-  }
-
   // One time slice of every unfinished warp, at most `slice` instructions each.
   enum class Round { Done, Progress, Stuck, Fault };
   Round round(uint64_t slice) {
@@ -841,73 +829,90 @@ LaunchResult Engine::finish(const LoadedModule& m, LaunchState& ls, LaunchResult
   return res;
 }
 
+namespace {
+// A CTA resident in the functional engine: its storage and the runner that steps its warps.
+struct ResidentCta {
+  Cta cta;
+  CtaRunner runner;
+  ResidentCta(const Program& prog, LaunchState& ls, const EngineConfig& cfg, const std::vector<uint32_t>* rpcs)
+      : runner{prog, ls, cfg, cta, rpcs} {}
+};
+// Warp instructions a CTA may run alone before the launch assumes it waits for another CTA.
+constexpr uint64_t kSoloBudget = 1u << 20;
+}  // namespace
+
 LaunchResult Engine::launch(const LoadedModule& m, const std::string& kernel, const LaunchConfig& lc) {
   LaunchState ls;
   LaunchResult res;
   if (!prepare(m, kernel, lc, ls, res)) return res;
-  uint64_t cta_index = 0;
+  const uint64_t total = lc.grid.count();
+  uint64_t next = 0;  // the next CTA (in x, y, z order) to become resident
   uint64_t next_progress = lc.progress_every;
-  if (lc.co_resident && lc.grid.count() > 1) {
-    // Every CTA resident at once (a cooperative launch): CTAs take turns in short slices, so one
-    // that spins on memory another CTA will write (a grid barrier) lets that CTA run. Stuck only
-    // when no warp of any CTA can run.
-    std::vector<std::unique_ptr<Cta>> ctas;
-    std::vector<CtaRunner> runners;
-    ctas.reserve(lc.grid.count());
-    runners.reserve(lc.grid.count());
-    for (uint32_t z = 0; z < lc.grid.z; ++z)
-      for (uint32_t y = 0; y < lc.grid.y; ++y)
-        for (uint32_t x = 0; x < lc.grid.x; ++x, ++cta_index) {
-          auto cta = std::make_unique<Cta>();
-          init_cta(*cta, ls, Dim3{x, y, z});
-          ls.smid = uint32_t(cta_index % cfg_.num_sms);
-          runners.push_back(CtaRunner{m.prog, ls, cfg_, *cta, cfg_.reconvergence_stack ? &ls.rpcs : nullptr});
-          runners.back().create_warps();
-          ctas.push_back(std::move(cta));
-        }
-    std::vector<bool> done(runners.size(), false);
-    size_t remaining = runners.size();
-    while (remaining) {
-      bool progress = false;
-      for (size_t i = 0; i < runners.size(); ++i) {
-        if (done[i]) continue;
-        auto r = runners[i].round(256);
-        if (r == CtaRunner::Round::Fault) return finish(m, ls, std::move(res));
-        if (r == CtaRunner::Round::Done) {
-          done[i] = true;
-          --remaining;
-          ctas[i].reset();  // its warps' storage back to the pool
-        }
-        progress |= r != CtaRunner::Round::Stuck;
-      }
-      if (lc.progress && ls.warp_instrs >= next_progress) {
-        lc.progress(runners.size() - remaining, lc.grid.count(), ls.warp_instrs);
-        next_progress = ls.warp_instrs + lc.progress_every;
-      }
-      if (remaining && !progress) {
-        for (size_t i = 0; i < runners.size(); ++i)
-          if (!done[i]) {
-            runners[i].report_deadlock();
-            break;
-          }
-        return finish(m, ls, std::move(res));
+  uint64_t finished = 0;
+  auto admit = [&]() {
+    const Dim3 id{uint32_t(next % lc.grid.x), uint32_t(next / lc.grid.x % lc.grid.y),
+                  uint32_t(next / (uint64_t(lc.grid.x) * lc.grid.y))};
+    auto r = std::make_unique<ResidentCta>(m.prog, ls, cfg_, cfg_.reconvergence_stack ? &ls.rpcs : nullptr);
+    init_cta(r->cta, ls, id);
+    ls.smid = uint32_t(next % cfg_.num_sms);  // read when the warps are made
+    r->runner.create_warps();
+    ++next;
+    return r;
+  };
+  auto report_progress = [&] {
+    if (lc.progress && ls.warp_instrs >= next_progress) {
+      lc.progress(finished, total, ls.warp_instrs);
+      next_progress = ls.warp_instrs + lc.progress_every;
+    }
+  };
+  std::vector<std::unique_ptr<ResidentCta>> resident;
+  // One CTA at a time while each finishes alone within kSoloBudget (a cooperative launch skips
+  // this: its CTAs are all resident by contract).
+  while (!lc.co_resident && next < total) {
+    auto r = admit();
+    const uint64_t start = ls.warp_instrs;
+    bool alone = true;
+    for (bool running = true; running;) {
+      report_progress();
+      switch (r->runner.round(4096)) {
+        case CtaRunner::Round::Done: running = false; break;
+        case CtaRunner::Round::Fault: return finish(m, ls, std::move(res));
+        case CtaRunner::Round::Stuck: r->runner.report_deadlock(); return finish(m, ls, std::move(res));
+        case CtaRunner::Round::Progress:
+          if (ls.warp_instrs - start > kSoloBudget && total > 1 && lc.resident_ctas > 1) running = alone = false;
+          break;
       }
     }
-    return finish(m, ls, std::move(res));
+    if (!alone) {
+      resident.push_back(std::move(r));
+      break;
+    }
+    ++finished;
   }
-  for (uint32_t z = 0; z < lc.grid.z; ++z)
-    for (uint32_t y = 0; y < lc.grid.y; ++y)
-      for (uint32_t x = 0; x < lc.grid.x; ++x, ++cta_index) {
-        Cta cta;
-        init_cta(cta, ls, Dim3{x, y, z});
-        ls.smid = uint32_t(cta_index % cfg_.num_sms);
-        CtaRunner r{m.prog, ls, cfg_, cta, cfg_.reconvergence_stack ? &ls.rpcs : nullptr};
-        if (lc.progress && ls.warp_instrs >= next_progress) {
-          lc.progress(cta_index, lc.grid.count(), ls.warp_instrs);
-          next_progress = ls.warp_instrs + lc.progress_every;
-        }
-        if (!r.run()) return finish(m, ls, std::move(res));
+  // The rest of the grid as the GPU runs it: up to `window` CTAs resident, taking turns in short
+  // slices so that one spinning on memory another CTA will write lets that CTA run; a finished
+  // CTA's place goes to the next. Stuck only when no warp of any resident CTA can run.
+  const uint64_t window = lc.co_resident ? total : std::max<uint64_t>(lc.resident_ctas, 1);
+  while (next < total || !resident.empty()) {
+    while (resident.size() < window && next < total) resident.push_back(admit());
+    bool progress = false;
+    for (size_t i = 0; i < resident.size();) {
+      auto r = resident[i]->runner.round(256);
+      if (r == CtaRunner::Round::Fault) return finish(m, ls, std::move(res));
+      progress |= r != CtaRunner::Round::Stuck;
+      if (r == CtaRunner::Round::Done) {
+        resident.erase(resident.begin() + ptrdiff_t(i));  // its warps' storage back to the pool
+        ++finished;
+      } else {
+        ++i;
       }
+    }
+    report_progress();
+    if (!progress && !resident.empty()) {
+      resident.front()->runner.report_deadlock();
+      return finish(m, ls, std::move(res));
+    }
+  }
   return finish(m, ls, std::move(res));
 }
 

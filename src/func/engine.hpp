@@ -55,6 +55,12 @@ struct LaunchConfig {
   // may wait for each other (cooperative_groups::this_grid().sync()); the functional engine then
   // runs all CTAs interleaved instead of one after another.
   bool co_resident = false;
+  // How many CTAs of this launch the GPU keeps resident at once (SMs x CTAs per SM; 0: one). CTAs
+  // run one after another while each finishes within a budget; one that does not may be waiting
+  // for another CTA (flags or a software grid barrier through atomics and volatile loads, which
+  // the hardware honours for co-resident CTAs), so the rest of the grid then runs with up to this
+  // many CTAs taking turns.
+  uint64_t resident_ctas = 0;
   // The driver's environment registers %envreg0..31 (0 where the driver sets none). A cooperative
   // launch puts its grid workspace's address in %envreg1 (high word) and %envreg2 (low word),
   // which cooperative_groups reads (cooperative_groups/details/driver_abi.h).

@@ -946,6 +946,105 @@ bool dec_vsimd(DecodeCtx& c, const Instruction& ins, DInstr& out) {
   return true;
 }
 
+// ---------------------------------------------------------------- scalar video instructions
+// vadd/vsub/vabsdiff/vmin/vmax/vshl/vshr (PTX ISA 9.7.18.1): each source is a byte (.b0-.b3), half
+// (.h0/.h1) or the whole word of a/b, extended by its type's signedness (shift counts unsigned);
+// the operation in full precision; .sat clamps to the destination type; then an optional second
+// operation with c (.add, .min, .max). vshl/vshr clamp the count to 32 (.clamp) or take it mod 32
+// (.wrap). The merge form (a destination selector) is refused.
+enum class VScalar : uint32_t { Add, Sub, Absdiff, Min, Max, Shl, Shr };
+constexpr uint32_t kVsA = 1u << 3, kVsB = 1u << 4, kVsD = 1u << 5, kVsSat = 1u << 6, kVsWrap = 1u << 9;
+constexpr unsigned kVsOp2Shift = 7, kVsASelShift = 12, kVsBSelShift = 15;
+
+inline int64_t video_part(uint32_t v, unsigned sel, bool sgn) {
+  if (sel == 0) return sgn ? int64_t(int32_t(v)) : int64_t(v);
+  if (sel <= 4) {
+    const uint32_t byte = (v >> (8 * (sel - 1))) & 0xff;
+    return sgn ? int64_t(int8_t(uint8_t(byte))) : int64_t(byte);
+  }
+  const uint32_t half = (v >> (16 * (sel - 5))) & 0xffff;
+  return sgn ? int64_t(int16_t(uint16_t(half))) : int64_t(half);
+}
+
+void exec_vscalar(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
+  const uint32_t f = in.flags;
+  const uint64_t* a = ctx.src(in.op[1]);
+  const uint64_t* b = ctx.src(in.op[2]);
+  const unsigned op2 = (f >> kVsOp2Shift) & 3;
+  const uint64_t* c = op2 ? ctx.src(in.op[3]) : nullptr;
+  const VScalar op = VScalar(f & 7);
+  const bool sd = f & kVsD, shift = op == VScalar::Shl || op == VScalar::Shr;
+  const unsigned asel = (f >> kVsASelShift) & 7, bsel = (f >> kVsBSelShift) & 7;
+  for_lanes(ctx.dst(in.op[0]), mask, [&](unsigned l) {
+    const int64_t ta = video_part(uint32_t(a[l]), asel, f & kVsA);
+    int64_t tb = video_part(uint32_t(b[l]), bsel, !shift && (f & kVsB));
+    int64_t t;
+    switch (op) {
+      case VScalar::Add: t = ta + tb; break;
+      case VScalar::Sub: t = ta - tb; break;
+      case VScalar::Absdiff: t = ta > tb ? ta - tb : tb - ta; break;
+      case VScalar::Min: t = std::min(ta, tb); break;
+      case VScalar::Max: t = std::max(ta, tb); break;
+      default:
+        tb = (f & kVsWrap) ? (tb & 31) : std::min<int64_t>(tb, 32);
+        t = op == VScalar::Shl ? int64_t(uint64_t(ta) << tb) : ta >> tb;
+        break;
+    }
+    if (f & kVsSat) t = std::clamp<int64_t>(t, sd ? INT32_MIN : 0, sd ? INT32_MAX : int64_t(UINT32_MAX));
+    uint32_t r = uint32_t(t);
+    if (op2 == 1) {
+      r += uint32_t(c[l]);
+    } else if (op2) {
+      const uint32_t y = uint32_t(c[l]);
+      const bool less = sd ? int32_t(r) < int32_t(y) : r < y;
+      r = (op2 == 2) == less ? r : y;  // .min keeps the smaller, .max the larger
+    }
+    return uint64_t(r);
+  });
+}
+
+template <VScalar O>
+bool dec_vscalar(DecodeCtx& c, const Instruction& ins, DInstr& out) {
+  auto is32 = [](Type t) { return t == Type::U32 || t == Type::S32; };
+  Type td = first_type(ins, 0), ta = first_type(ins, 1), tb = first_type(ins, 2);
+  if (!is32(td) || !is32(ta) || !is32(tb)) return unsupported(c, ins, "needs .dtype.atype.btype of .u32/.s32");
+  const size_t n = ins.operands.size();
+  if (n != 3 && n != 4) return unsupported(c, ins, "expected 3 or 4 operands");
+  if (!ins.operands[0].selector.empty()) return unsupported(c, ins, "the merge form (a destination selector) is not supported");
+  const bool add = ins.has(Mod::add), mn = ins.has(Mod::min), mx = ins.has(Mod::max);
+  const unsigned op2 = add ? 1 : mn ? 2 : mx ? 3 : 0;
+  if ((op2 != 0) != (n == 4)) return unsupported(c, ins, "a fourth operand goes with .add, .min or .max");
+  const bool shift = O == VScalar::Shl || O == VScalar::Shr;
+  if (shift && !ins.has(Mod::clamp) && !ins.has(Mod::wrap)) return unsupported(c, ins, "needs .clamp or .wrap");
+  unsigned sel[2] = {0, 0};
+  std::vector<Ref> refs;
+  for (size_t i = 0; i < n; ++i) {
+    Operand o = ins.operands[i];
+    if (i == 1 || i == 2) {
+      const std::string_view s = o.selector.view();
+      if (!s.empty()) {
+        if (s.size() == 2 && s[0] == 'b' && s[1] >= '0' && s[1] <= '3') sel[i - 1] = 1 + unsigned(s[1] - '0');
+        else if (s.size() == 2 && s[0] == 'h' && (s[1] == '0' || s[1] == '1')) sel[i - 1] = 5 + unsigned(s[1] - '0');
+        else return unsupported(c, ins, fmt::format("operand selector '.{}'", s));
+        o.selector = ptx::Selector{};
+      }
+    } else if (i == 3 && !o.selector.empty()) {
+      return unsupported(c, ins, "the c operand takes no selector");
+    }
+    Ref r = c.ref(o, Type::U32);
+    if (r.is_none()) return c.error.empty() ? unsupported(c, ins, fmt::format("operand {} is not usable", i + 1)) : false;
+    if (r.kind() == Ref::Pred) return unsupported(c, ins, fmt::format("operand {} is a predicate", i + 1));
+    if (i == 0 && r.kind() != Ref::Reg) return unsupported(c, ins, "the destination must be a register");
+    refs.push_back(r);
+  }
+  c.set_ops(out, refs);
+  out.flags = uint32_t(O) | (ta == Type::S32 ? kVsA : 0) | (tb == Type::S32 ? kVsB : 0) | (td == Type::S32 ? kVsD : 0) |
+              (ins.has(Mod::sat) ? kVsSat : 0) | (op2 << kVsOp2Shift) | (ins.has(Mod::wrap) ? kVsWrap : 0) |
+              (sel[0] << kVsASelShift) | (sel[1] << kVsBSelShift);
+  out.exec = exec_vscalar;
+  return true;
+}
+
 // and/or/xor/not/cnot: integer types of 16/32/64 bits, and .pred (not cnot).
 template <int Op>  // 0 and, 1 or, 2 xor, 3 not, 4 cnot
 bool dec_logic(DecodeCtx& c, const Instruction& ins, DInstr& out) {
@@ -1096,6 +1195,13 @@ void register_int_ops() {
   register_decoder(Opcode::Bmsk, dec_bmsk);
   register_decoder(Opcode::Dp4a, dec_dp<false>);
   register_decoder(Opcode::Dp2a, dec_dp<true>);
+  register_decoder(Opcode::Vadd, dec_vscalar<VScalar::Add>);
+  register_decoder(Opcode::Vsub, dec_vscalar<VScalar::Sub>);
+  register_decoder(Opcode::Vabsdiff, dec_vscalar<VScalar::Absdiff>);
+  register_decoder(Opcode::Vmin, dec_vscalar<VScalar::Min>);
+  register_decoder(Opcode::Vmax, dec_vscalar<VScalar::Max>);
+  register_decoder(Opcode::Vshl, dec_vscalar<VScalar::Shl>);
+  register_decoder(Opcode::Vshr, dec_vscalar<VScalar::Shr>);
   register_decoder(Opcode::Vadd2, dec_vsimd<VOp::Add, 2>);
   register_decoder(Opcode::Vsub2, dec_vsimd<VOp::Sub, 2>);
   register_decoder(Opcode::Vavrg2, dec_vsimd<VOp::Avrg, 2>);

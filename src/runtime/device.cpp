@@ -178,6 +178,10 @@ std::vector<LaunchOutcome> Device::launch_together(const std::vector<LaunchItem>
       timed.push_back(std::move(t));
       continue;
     }
+    // CTAs that wait for each other without a cooperative launch (a software grid barrier, as
+    // cuSPARSE's triangular solves use) rely on being resident together, as many as fit.
+    lc.resident_ctas = uint64_t(std::max(launch_occupancy(req, int(req.block.count()), req.dynamic_smem).blocks, 1)) *
+                       uint64_t(spec_.sm_count);
     if (progress_) {
       std::string kname = k.name;
       lc.progress = [this, kname](uint64_t done, uint64_t total, uint64_t instrs) { progress_(kname, done, total, instrs); };
@@ -275,20 +279,24 @@ void Device::record(LaunchOutcome& out, KernelRecord& rec) {
   kernels_.push_back(rec);
 }
 
-timing::KernelLaunch Device::timed_launch(const Module& m, const func::LaunchConfig& lc, const LaunchRequest& req,
-                                          const std::string& kernel, func::LaunchState& ls) {
-  // What one CTA takes from an SM, by the occupancy calculator's rules (the same numbers
-  // cudaOccupancyMaxActiveBlocksPerMultiprocessor reports).
+Occupancy Device::launch_occupancy(const LaunchRequest& req, int threads, uint32_t dynamic_smem) const {
+  // The same numbers cudaOccupancyMaxActiveBlocksPerMultiprocessor reports.
   KernelUsage u = req.usage;
   if (u.regs <= 0) u.regs = req.regs > 0 ? req.regs : 32;
-  const int threads = int(lc.block.count());
-  Occupancy occ = occupancy(spec_, u, threads, lc.dynamic_smem);
+  Occupancy occ = occupancy(spec_, u, threads, dynamic_smem);
   // Counts estimated from PTX virtual registers overshoot what ptxas allocates; a JIT-compiled
   // kernel of this block size would be fitted to the register file, so cap the estimate there.
   while (req.regs_estimated && occ.by_regs == 0 && u.regs > 16) {
     u.regs -= 8;
-    occ = occupancy(spec_, u, threads, lc.dynamic_smem);
+    occ = occupancy(spec_, u, threads, dynamic_smem);
   }
+  return occ;
+}
+
+timing::KernelLaunch Device::timed_launch(const Module& m, const func::LaunchConfig& lc, const LaunchRequest& req,
+                                          const std::string& kernel, func::LaunchState& ls) {
+  const int threads = int(lc.block.count());
+  const Occupancy occ = launch_occupancy(req, threads, lc.dynamic_smem);
   timing::KernelLaunch kl;
   kl.module = m.loaded.get();
   kl.ls = &ls;
@@ -301,9 +309,9 @@ timing::KernelLaunch Device::timed_launch(const Module& m, const func::LaunchCon
   if (kl.max_ctas_per_sm == 0) kl.max_ctas_per_sm = 1;  // launchability was checked by the caller
   // cudaFuncAttributePreferredSharedMemoryCarveout (percent of the largest carve-out): the L1 gets
   // what the carve-out leaves.
-  if (u.carveout >= 0)
+  if (req.usage.carveout >= 0)
     kl.preferred_carveout = uint32_t(std::min<uint64_t>(spec_.machine.max_shared_per_sm,
-                                                        uint64_t(u.carveout) * spec_.machine.max_shared_per_sm / 100));
+                                                        uint64_t(req.usage.carveout) * spec_.machine.max_shared_per_sm / 100));
   kl.window = req.window;
   if (progress_) {
     std::string kname = kernel;

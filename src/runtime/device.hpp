@@ -170,6 +170,9 @@ class Device {
   uint64_t grid_workspaces_ = 0;
   uint64_t grid_workspace(size_t slot);
   // The timing model's view of a prepared launch: CTA footprint and limit from the occupancy rules.
+  // What one CTA of this launch takes from an SM, by the occupancy calculator's rules (registers
+  // estimated from PTX are fitted to the register file, as a JIT compile would be).
+  Occupancy launch_occupancy(const LaunchRequest& req, int threads, uint32_t dynamic_smem) const;
   timing::KernelLaunch timed_launch(const Module& m, const func::LaunchConfig& lc, const LaunchRequest& req,
                                     const std::string& kernel, func::LaunchState& ls);
   void record(LaunchOutcome& out, KernelRecord& rec);  // completes the record, sets the CUDA error

@@ -476,3 +476,71 @@ TEST(Engine, ThirtyTwoBitAddressRegisterWrapsWithItsOffset) {
   auto v = h.download<uint32_t>(out, 128);
   for (uint32_t t = 0; t < 128; ++t) EXPECT_EQ(v[t], t * 7) << "thread " << t;
 }
+
+// CTAs that wait for each other without a cooperative launch: a software grid barrier (every CTA
+// adds to a counter, then spins with volatile loads until all have), as cuSPARSE's triangular
+// solves use. The hardware honours it while the grid fits on the GPU at once; the engine runs the
+// CTAs one after another until one overruns its solo budget, then lets the resident ones take
+// turns. Without that, CTA 0 spun forever (here: until the instruction limit).
+namespace {
+const std::string kSoftwareGridBarrier = kHead + R"(
+.visible .entry k(.param .u64 counter, .param .u64 out)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<6>;
+  ld.param.u64 %rd1, [counter];
+  ld.param.u64 %rd2, [out];
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r2, %ctaid.x;
+  mov.u32 %r3, %nctaid.x;
+  setp.ne.u32 %p1, %r1, 0;
+@%p1 bra WAIT;
+  membar.gl;
+  atom.global.add.u32 %r4, [%rd1], 1;
+WAIT:
+  ld.volatile.global.u32 %r5, [%rd1];
+  setp.lt.u32 %p1, %r5, %r3;
+@%p1 bra WAIT;
+  mad.lo.u32 %r6, %r2, 64, %r1;          // every thread writes after the barrier
+  mul.wide.u32 %rd3, %r6, 4;
+  add.s64 %rd4, %rd2, %rd3;
+  st.global.u32 [%rd4], %r5;
+  ret;
+}
+)";
+}  // namespace
+
+TEST(Engine, CtasThatFitOnTheGpuMayWaitForEachOther) {
+  func::EngineConfig cfg;
+  cfg.max_warp_instructions = uint64_t(1) << 26;  // a hang shows as the limit
+  Harness h(cfg);
+  ASSERT_TRUE(h.load(kSoftwareGridBarrier));
+  const uint32_t ctas = 8;
+  uint64_t counter = h.alloc(4), out = h.alloc(ctas * 64 * 4);
+  func::LaunchConfig lc;
+  lc.grid = {ctas, 1, 1};
+  lc.block = {64, 1, 1};
+  lc.resident_ctas = 16;  // the whole grid fits
+  auto r = h.run("k", lc, Harness::Params().add(counter).add(out));
+  ASSERT_TRUE(r.ok()) << r.report();
+  auto v = h.download<uint32_t>(out, ctas * 64);
+  for (uint32_t i = 0; i < ctas * 64; ++i) ASSERT_EQ(v[i], ctas) << "thread " << i;
+}
+
+TEST(Engine, CtasThatDoNotFitTogetherCannotPassASoftwareGridBarrier) {
+  // As on the hardware, which hangs: 8 CTAs, 4 resident at once; the launch ends at the limit.
+  func::EngineConfig cfg;
+  cfg.max_warp_instructions = uint64_t(1) << 23;
+  Harness h(cfg);
+  ASSERT_TRUE(h.load(kSoftwareGridBarrier));
+  uint64_t counter = h.alloc(4), out = h.alloc(8 * 64 * 4);
+  func::LaunchConfig lc;
+  lc.grid = {8, 1, 1};
+  lc.block = {64, 1, 1};
+  lc.resident_ctas = 4;
+  auto r = h.run("k", lc, Harness::Params().add(counter).add(out));
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.fault.kind, func::FaultKind::InstructionLimit);
+  EXPECT_EQ(h.download<uint32_t>(counter, 1)[0], 4u);  // the resident four arrived, no more
+}

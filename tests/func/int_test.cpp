@@ -793,3 +793,65 @@ TEST(IntOps, SimdVideo) {
   check(r, 7, "vadd2.add", [&](uint64_t a, uint64_t b, uint64_t c) { return vref(a, b, c, 2, true, false, true, false, true, addf); });
   check(r, 8, "vavrg4.u32", [&](uint64_t a, uint64_t b, uint64_t c) { return vref(a, b, c, 4, false, false, false, false, false, avg); });
 }
+
+// Scalar video instructions (PTX ISA 9.7.18.1): byte/half selectors, extension by each source's
+// signedness, full-precision operation, .sat to the destination type, then .add/.min/.max with c;
+// shift counts unsigned, clamped to 32 (.clamp) or taken mod 32 (.wrap). References from the ISA text.
+namespace {
+int64_t vpart(uint64_t v, int sel, bool sgn) {  // sel: -1 word, 0-3 byte, 4-5 half
+  uint32_t w = uint32_t(v);
+  if (sel < 0) return sgn ? int64_t(int32_t(w)) : int64_t(w);
+  if (sel < 4) return sgn ? int64_t(int8_t(w >> (8 * sel))) : int64_t((w >> (8 * sel)) & 0xff);
+  return sgn ? int64_t(int16_t(w >> (16 * (sel - 4)))) : int64_t((w >> (16 * (sel - 4))) & 0xffff);
+}
+uint64_t vfinish(int64_t t, uint64_t c, bool sd, bool sat, char op2) {
+  if (sat) t = std::min<int64_t>(std::max<int64_t>(t, sd ? INT32_MIN : 0), sd ? INT32_MAX : int64_t(UINT32_MAX));
+  uint32_t r = uint32_t(t), y = uint32_t(c);
+  if (op2 == '+') return z32(r + y);
+  if (op2 == 'm') return sd ? z32(uint32_t(std::min(int32_t(r), int32_t(y)))) : z32(std::min(r, y));
+  if (op2 == 'M') return sd ? z32(uint32_t(std::max(int32_t(r), int32_t(y)))) : z32(std::max(r, y));
+  return z32(r);
+}
+}  // namespace
+
+TEST(IntOps, ScalarVideo) {
+  auto r = run(R"(
+  vshr.u32.u32.u32.clamp.add %r10, %r1, %r2, %r3;  st.global.u32 [%rd75+0], %r10;
+  vshr.s32.s32.u32.wrap %r11, %r1, %r2;             st.global.u32 [%rd75+8], %r11;
+  vshl.u32.u32.u32.wrap.sat %r12, %r1, %r2;         st.global.u32 [%rd75+16], %r12;
+  vadd.s32.s32.s32.sat %r13, %r1.h1, %r2.b2;        st.global.u32 [%rd75+24], %r13;
+  vsub.u32.s32.s32.max %r14, %r1.b0, %r2.h0, %r3;   st.global.u32 [%rd75+32], %r14;
+  vabsdiff.s32.u32.u32.min %r15, %r1, %r2, %r3;     st.global.u32 [%rd75+40], %r15;
+  vmin.s32.s32.s32 %r16, %r1, %r2;                  st.global.u32 [%rd75+48], %r16;
+  vmax.u32.u32.u32.add %r17, %r1.b3, %r2.b1, %r3;   st.global.u32 [%rd75+56], %r17;
+  vshl.u32.u32.u32.clamp %r18, %r1, %r2.b0;         st.global.u32 [%rd75+64], %r18;
+)", pair_inputs());
+  check(r, 0, "vshr.clamp.add", [](uint64_t a, uint64_t b, uint64_t c) {
+    return vfinish(vpart(a, -1, false) >> std::min<int64_t>(vpart(b, -1, false), 32), c, false, false, '+');
+  });
+  check(r, 1, "vshr.s32.wrap", [](uint64_t a, uint64_t b, uint64_t c) {
+    return vfinish(vpart(a, -1, true) >> (vpart(b, -1, false) & 31), c, true, false, 0);
+  });
+  check(r, 2, "vshl.wrap.sat", [](uint64_t a, uint64_t b, uint64_t c) {
+    return vfinish(int64_t(uint64_t(vpart(a, -1, false)) << (vpart(b, -1, false) & 31)), c, false, true, 0);
+  });
+  check(r, 3, "vadd.sat h1 b2", [](uint64_t a, uint64_t b, uint64_t c) {
+    return vfinish(vpart(a, 5, true) + vpart(b, 2, true), c, true, true, 0);
+  });
+  check(r, 4, "vsub.max b0 h0", [](uint64_t a, uint64_t b, uint64_t c) {
+    return vfinish(vpart(a, 0, true) - vpart(b, 4, true), c, false, false, 'M');
+  });
+  check(r, 5, "vabsdiff.min", [](uint64_t a, uint64_t b, uint64_t c) {
+    int64_t x = vpart(a, -1, false), y = vpart(b, -1, false);
+    return vfinish(x > y ? x - y : y - x, c, true, false, 'm');
+  });
+  check(r, 6, "vmin.s32", [](uint64_t a, uint64_t b, uint64_t c) {
+    return vfinish(std::min(vpart(a, -1, true), vpart(b, -1, true)), c, true, false, 0);
+  });
+  check(r, 7, "vmax.add b3 b1", [](uint64_t a, uint64_t b, uint64_t c) {
+    return vfinish(std::max(vpart(a, 3, false), vpart(b, 1, false)), c, false, false, '+');
+  });
+  check(r, 8, "vshl.clamp b0", [](uint64_t a, uint64_t b, uint64_t c) {
+    return vfinish(int64_t(uint64_t(vpart(a, -1, false)) << std::min<int64_t>(vpart(b, 0, false), 32)), c, false, false, 0);
+  });
+}
