@@ -234,6 +234,13 @@ int run_program(std::string gpu, const std::vector<std::string>& overrides, cons
   std::string ld = libdir;
   if (const char* old = std::getenv("LD_LIBRARY_PATH"); old && *old) ld += std::string(":") + old;
   setenv("LD_LIBRARY_PATH", ld.c_str(), 1);
+  // cuBLAS's GEMMs are SASS-only in libcublas: warpsim's own GEMM kernel takes their entry points
+  // (src/cudart/cublas_gemm.cpp); a program without cuBLAS never calls them.
+  if (const std::string gemm = libdir + "/libwarpsim_cublas_gemm.so"; access(gemm.c_str(), R_OK) == 0) {
+    std::string pre = gemm;
+    if (const char* old = std::getenv("LD_PRELOAD"); old && *old) pre += std::string(":") + old;
+    setenv("LD_PRELOAD", pre.c_str(), 1);
+  }
   setenv("WARPSIM_GPU", gpu.c_str(), 1);
   if (!overrides.empty()) {
     std::string set;
