@@ -234,10 +234,10 @@ int run_program(std::string gpu, const std::vector<std::string>& overrides, cons
   std::string ld = libdir;
   if (const char* old = std::getenv("LD_LIBRARY_PATH"); old && *old) ld += std::string(":") + old;
   setenv("LD_LIBRARY_PATH", ld.c_str(), 1);
-  // cuBLAS's GEMMs are SASS-only in libcublas: warpsim's own GEMM kernel takes their entry points
-  // (src/cudart/cublas_gemm.cpp); a program without cuBLAS never calls them.
-  if (const std::string gemm = libdir + "/libwarpsim_cublas_gemm.so"; access(gemm.c_str(), R_OK) == 0) {
-    std::string pre = gemm;
+  // Entry points of NVIDIA libraries that would hand the GPU SASS only (cuBLAS's GEMMs, NVRTC's
+  // cubins; src/cudart/cublas_gemm.cpp, nvrtc_cubin.cpp); a program without them never calls these.
+  if (const std::string preload = libdir + "/libwarpsim_preload.so"; access(preload.c_str(), R_OK) == 0) {
+    std::string pre = preload;
     if (const char* old = std::getenv("LD_PRELOAD"); old && *old) pre += std::string(":") + old;
     setenv("LD_PRELOAD", pre.c_str(), 1);
   }

@@ -1,4 +1,4 @@
-// libwarpsim_cublas_gemm.so: cuBLAS's GEMM entry points for programs run by `warpsim run`
+// libwarpsim_preload.so: cuBLAS's GEMM entry points for programs run by `warpsim run`
 // (preloaded, so they take the place of libcublas's own; everything else stays libcublas's).
 //
 // Why: cuBLAS ships the GEMM kernels it picks for an A100 or H100 as SASS-only cubins, and warpsim

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "cudart/driver.hpp"
+#include "cudart/elf64.hpp"
 #include "cudart/errors.hpp"
 #include "cudart/export.hpp"
 #include "cudart/launch.hpp"
@@ -459,6 +460,48 @@ bool is_ptx_text(const uint8_t* p) {
          p[0] == '\n' || p[0] == ' ' || p[0] == '\t';
 }
 
+// PTX of cubins NVRTC compiled in this process (libwarpsim_preload.so reports each one it hands
+// out): a program that JIT-compiles for sm_80 and loads the cubin runs the PTX it came from.
+struct CubinPtx {
+  std::mutex mu;
+  std::map<std::string, std::string> by_cubin;  // the cubin's bytes -> its PTX
+};
+CubinPtx& cubin_ptx() {
+  static CubinPtx* c = new CubinPtx();
+  return *c;
+}
+// The bytes an in-memory ELF image spans (its headers and sections), 0 if it is malformed. A
+// cubin passed to cuModuleLoadData comes without a size.
+size_t elf_image_size(const uint8_t* p) {
+  using warpsim::cudart::elf64::le;
+  if (p[4] != 2 || p[5] != 1) return 0;
+  const uint64_t shoff = le(p + 0x28, 8), shentsize = le(p + 0x3a, 2), shnum = le(p + 0x3c, 2);
+  const uint64_t phoff = le(p + 0x20, 8), phentsize = le(p + 0x36, 2), phnum = le(p + 0x38, 2);
+  if (shentsize < 64 || shnum == 0 || shnum > 65535 || shoff > (uint64_t(1) << 32)) return 0;
+  uint64_t end = std::max<uint64_t>(shoff + shnum * shentsize, phoff + phnum * phentsize);
+  for (uint64_t i = 0; i < shnum; ++i) {
+    const uint8_t* sh = p + shoff + i * shentsize;
+    const uint64_t type = le(sh + 4, 4), off = le(sh + 24, 8), size = le(sh + 32, 8);
+    if (type != warpsim::cudart::elf64::kShtNobits && off < (uint64_t(1) << 32) && size < (uint64_t(1) << 32))
+      end = std::max(end, off + size);
+  }
+  return size_t(end);
+}
+
+// The PTX of a cubin NVRTC compiled here, if `p` is one.
+bool nvrtc_ptx(const uint8_t* p, size_t file_size, std::string& ptx) {
+  CubinPtx& c = cubin_ptx();
+  std::lock_guard g(c.mu);
+  // Only then is the image's extent read from its headers (a sizeless image is trusted that far).
+  if (c.by_cubin.empty()) return false;
+  const size_t n = file_size ? file_size : elf_image_size(p);
+  if (!n) return false;
+  auto it = c.by_cubin.find(std::string(reinterpret_cast<const char*>(p), n));
+  if (it == c.by_cubin.end()) return false;
+  ptx = it->second;
+  return true;
+}
+
 int load_image(Library** out, const void* image, size_t file_size = 0) {
   if (!out || !image) return CuInvalidValue;
   auto lib = std::make_unique<Library>();
@@ -487,6 +530,8 @@ int load_image(Library** out, const void* image, size_t file_size = 0) {
     lib->wrapper[0] = uint64_t(kWrapperMagic) | (uint64_t(1) << 32);
     lib->wrapper[1] = reinterpret_cast<uintptr_t>(lib->image.data());
     h->wrapper = lib->wrapper;
+  } else if (magic == 0x464c457f && nvrtc_ptx(p, file_size, h->ptx_text)) {
+    // a cubin NVRTC made in this process: its PTX runs
   } else if (magic == 0x464c457f) {  // "\x7fELF": a cubin, SASS only
     // Said once: cuBLAS tries a dozen such cubins for one GEMM before it gives up.
     static std::atomic<unsigned> refused{0};
@@ -1470,6 +1515,15 @@ int cuGetProcAddress_(const char* name, void** fn, int version, unsigned long lo
 
 // The one entry point libcuda.so.1 needs: any driver function by name (cuGetProcAddress itself
 // included), with the version the caller asks for.
+// Called by libwarpsim_preload.so for every cubin NVRTC hands the program, with the PTX it was
+// compiled from.
+extern "C" WARPSIM_EXPORT void warpsim_cubin_ptx(const void* cubin, size_t cubin_size, const char* ptx, size_t ptx_size) {
+  if (!cubin || !ptx || !cubin_size) return;
+  CubinPtx& c = cubin_ptx();
+  std::lock_guard g(c.mu);
+  c.by_cubin[std::string(static_cast<const char*>(cubin), cubin_size)] = std::string(ptx, strnlen(ptx, ptx_size));
+}
+
 extern "C" WARPSIM_EXPORT void* warpsim_driver_proc(const char* name, int version) {
   void* fn = nullptr;
   cuGetProcAddress_(name, &fn, version, 0, nullptr);

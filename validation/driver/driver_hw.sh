@@ -19,6 +19,7 @@ nvcc -arch=sm_90 -o "$b/runtime_misc_static" tests/cudart/runtime_misc.cu 2>> "$
 nvcc -arch=sm_90 -o "$b/cufft_host" tests/cudart/cufft_host.cu -lcufft 2>> "$out/nvcc.txt"
 nvcc -arch=sm_90 -o "$b/cublas_host" tests/cudart/cublas_host.cu -lcublas 2>> "$out/nvcc.txt"
 nvcc -arch=sm_90 -o "$b/cublas_gemm" tests/cudart/cublas_gemm.cu -lcublas 2>> "$out/nvcc.txt"
+nvcc -arch=sm_90 -o "$b/nvrtc_jit" tests/cudart/nvrtc_jit.cu -lnvrtc -lcuda 2>> "$out/nvcc.txt"
 nvcc -arch=sm_90 -o "$b/cusolver_host" tests/cudart/cusolver_host.cu -lcusolver -lcublas 2>> "$out/nvcc.txt"
 nvcc -arch=sm_90 -o "$b/cusparse_host" tests/cudart/cusparse_host.cu -lcusparse 2>> "$out/nvcc.txt"
 for p in driver_api curand_host curand_host_static api_basics_static api_basics runtime_misc_static cufft_host cublas_host \
