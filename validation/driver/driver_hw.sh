@@ -23,7 +23,7 @@ nvcc -arch=sm_90 -o "$b/nvrtc_jit" tests/cudart/nvrtc_jit.cu -lnvrtc -lcuda 2>> 
 nvcc -arch=sm_90 -o "$b/cusolver_host" tests/cudart/cusolver_host.cu -lcusolver -lcublas 2>> "$out/nvcc.txt"
 nvcc -arch=sm_90 -o "$b/cusparse_host" tests/cudart/cusparse_host.cu -lcusparse 2>> "$out/nvcc.txt"
 for p in driver_api curand_host curand_host_static api_basics_static api_basics runtime_misc_static cufft_host cublas_host \
-         cusolver_host cusparse_host; do
+         cublas_gemm cusolver_host cusparse_host nvrtc_jit; do
   "$b/$p" > "$out/$p.stdout" 2> "$out/$p.stderr"
   echo "$p exit $?" >> "$out/exit.txt"
 done
