@@ -34,19 +34,7 @@ class EventWheel {
       return;
     }
     const uint64_t b = e.t & mask_;
-    uint32_t n;
-    if (!free_.empty()) {
-      n = free_.back();
-      free_.pop_back();
-      nodes_[n] = Node{e, kNil};
-    } else {
-      n = uint32_t(nodes_.size());
-      nodes_.push_back(Node{e, kNil});
-    }
-    Bucket& k = buckets_[b];
-    if (k.tail == kNil) k.head = n;
-    else nodes_[k.tail].next = n;
-    k.tail = n;
+    buckets_[b].ev.push_back(e);
     used_[b / 64] |= uint64_t(1) << (b % 64);
     ++wheel_events_;
   }
@@ -62,7 +50,14 @@ class EventWheel {
   const E& top() {
     settle();
     if (from_far_) return far_.top();
-    return nodes_[buckets_[cur_ & mask_].head].e;
+    return top_wheel();
+  }
+
+  // The wheel event `k` places after the next one in the present cycle's bucket, or null: a
+  // caller may prefetch what that event will touch (valid until the next push or pop).
+  const E* ahead(size_t k) const {
+    const Bucket& b = buckets_[cur_ & mask_];
+    return b.head + k < b.ev.size() ? &b.ev[b.head + k] : nullptr;
   }
 
   void pop() {
@@ -75,26 +70,26 @@ class EventWheel {
     }
     const uint64_t i = cur_ & mask_;
     Bucket& b = buckets_[i];
-    const uint32_t n = b.head;
-    b.head = nodes_[n].next;
-    free_.push_back(n);
-    if (b.head == kNil) {
-      b.tail = kNil;
+    if (++b.head == b.ev.size()) {
+      b.head = 0;
+      // A burst (an L2 flush's write-backs) does not keep its memory with the bucket.
+      if (b.ev.capacity() > kKeepEvents) std::vector<E>().swap(b.ev);
+      else b.ev.clear();
       used_[i / 64] &= ~(uint64_t(1) << (i % 64));
     }
     --wheel_events_;
   }
 
  private:
-  // A bucket is a FIFO list of nodes in one pool (per-bucket vectors made thousands of small
-  // allocations, and their memory stayed with the bucket).
-  static constexpr uint32_t kNil = ~0u;
-  struct Node {
-    E e;
-    uint32_t next;
-  };
+  // A bucket holds its cycle's events contiguously, in push order, read from `head` on: popping
+  // a cycle's events reads memory in sequence (a FIFO list of nodes in one pool, as before, sent
+  // every pop to a node pushed hundreds of cycles earlier, a cache miss each), and ahead() can name
+  // the next events for prefetching. A bucket keeps its capacity up to kKeepEvents, so after the
+  // first few thousand cycles pushes allocate nothing.
+  static constexpr size_t kKeepEvents = 4096;
   struct Bucket {
-    uint32_t head = kNil, tail = kNil;
+    std::vector<E> ev;
+    size_t head = 0;
   };
 
   // Buckets from cur_ to the first non-empty one (wheel_events_ > 0).
@@ -116,12 +111,13 @@ class EventWheel {
     from_far_ = !far_.empty() &&
                 (wheel_events_ == 0 || far_.top().t < cur_ || (far_.top().t == cur_ && far_.top().seq < top_wheel().seq));
   }
-  const E& top_wheel() const { return nodes_[buckets_[cur_ & mask_].head].e; }
+  const E& top_wheel() const {
+    const Bucket& b = buckets_[cur_ & mask_];
+    return b.ev[b.head];
+  }
 
   uint64_t mask_;
   std::vector<Bucket> buckets_;
-  std::vector<Node> nodes_;
-  std::vector<uint32_t> free_;  // nodes to reuse
   std::vector<uint64_t> used_;  // non-empty buckets
   uint64_t cur_ = 0;            // the window's first cycle; no wheel event is earlier
   size_t wheel_events_ = 0;

@@ -69,6 +69,11 @@ class Scoreboard {
     return best;
   }
   void clear() { entries_.clear(); }
+  // Empty, with a new capacity; the list keeps its memory (a warp slot's next warp reuses it).
+  void reset(uint32_t capacity) {
+    entries_.clear();
+    capacity_ = capacity;
+  }
 
  private:
   std::vector<Entry> entries_;

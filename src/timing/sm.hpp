@@ -113,7 +113,13 @@ class Sm : public MemClient {
   // some warp faulted (its LaunchState says how).
   bool tick(uint64_t t);
   // The next cycle something may happen here (kNever when idle).
-  uint64_t next_event() const { return next_event_; }
+  uint64_t next_event() const { return *next_event_; }
+  // Keeps the next-event cycle in `slot` from now on: the GPU reads every SM's at every step of
+  // its clock loop, from one array instead of a cache line of each SM.
+  void keep_next_event_in(uint64_t* slot) {
+    *slot = *next_event_;
+    next_event_ = slot;
+  }
   bool idle() const { return ctas_.empty(); }
   // CTAs retired since the last call (the GPU dispatches replacements).
   uint32_t take_retired() {
@@ -233,10 +239,19 @@ class Sm : public MemClient {
   // moved: the capacity is the SM's warp limit, reserved at construction.
   std::vector<WarpCtx> slots_;
   std::vector<WarpCtx*> warp_pool_;  // the resident warps, in dispatch order
+  // Per warp slot: its warp's ready_at while it is resident (kNever when free), and its sub-core.
+  // Every write of ready_at goes through set_ready, so recompute_next reads these alone.
+  std::vector<uint64_t> wake_at_;
+  std::vector<uint32_t> slot_sub_;
+  void set_ready(WarpCtx& w, uint64_t at) {
+    w.ready_at = at;
+    wake_at_[w.slot] = at;
+  }
   uint64_t age_ = 0;
   uint32_t used_threads_ = 0, used_warps_ = 0, used_regs_ = 0, used_smem_ = 0;
   uint32_t retired_ = 0;
-  uint64_t next_event_ = kNever;
+  uint64_t own_next_event_ = kNever;
+  uint64_t* next_event_ = &own_next_event_;
   uint32_t issue_period_ = 1;
   uint64_t last_tick_ = 0;
   uint64_t woken_ = ~0ull;  // earliest ready_at among warps refreshed by the current response
