@@ -34,7 +34,15 @@ class EventWheel {
       return;
     }
     const uint64_t b = e.t & mask_;
-    buckets_[b].ev.push_back(e);
+    Bucket& k = buckets_[b];
+    if (k.tail == kNil || k.tail_pos == kChunk) {
+      const uint32_t c = new_chunk();
+      if (k.tail == kNil) k.head = c, k.head_pos = 0;
+      else chunks_[k.tail].next = c;
+      k.tail = c;
+      k.tail_pos = 0;
+    }
+    chunks_[k.tail].ev[k.tail_pos++] = e;
     used_[b / 64] |= uint64_t(1) << (b % 64);
     ++wheel_events_;
   }
@@ -53,11 +61,20 @@ class EventWheel {
     return top_wheel();
   }
 
-  // The wheel event `k` places after the next one in the present cycle's bucket, or null: a
-  // caller may prefetch what that event will touch (valid until the next push or pop).
+  // The wheel event `k` places after the next one in the present cycle's bucket (k < kChunk), or
+  // null: a caller may prefetch what that event will touch (valid until the next push or pop).
   const E* ahead(size_t k) const {
     const Bucket& b = buckets_[cur_ & mask_];
-    return b.head + k < b.ev.size() ? &b.ev[b.head + k] : nullptr;
+    if (b.head == kNil) return nullptr;
+    size_t pos = b.head_pos + k;
+    uint32_t c = b.head;
+    if (pos >= kChunk) {  // in the next chunk, if the bucket has one
+      if (c == b.tail) return nullptr;
+      c = chunks_[c].next;
+      pos -= kChunk;
+    }
+    if (c == b.tail && pos >= b.tail_pos) return nullptr;
+    return &chunks_[c].ev[pos];
   }
 
   void pop() {
@@ -70,27 +87,50 @@ class EventWheel {
     }
     const uint64_t i = cur_ & mask_;
     Bucket& b = buckets_[i];
-    if (++b.head == b.ev.size()) {
-      b.head = 0;
-      // A burst (an L2 flush's write-backs) does not keep its memory with the bucket.
-      if (b.ev.capacity() > kKeepEvents) std::vector<E>().swap(b.ev);
-      else b.ev.clear();
+    ++b.head_pos;
+    if (b.head == b.tail && b.head_pos == b.tail_pos) {  // the bucket is empty
+      free_chunks_.push_back(b.head);
+      b = Bucket{};
       used_[i / 64] &= ~(uint64_t(1) << (i % 64));
+    } else if (b.head_pos == kChunk) {  // on to the bucket's next chunk
+      const uint32_t c = b.head;
+      b.head = chunks_[c].next;
+      b.head_pos = 0;
+      free_chunks_.push_back(c);
+      __builtin_prefetch(&chunks_[b.head]);
     }
     --wheel_events_;
   }
 
  private:
-  // A bucket holds its cycle's events contiguously, in push order, read from `head` on: popping
-  // a cycle's events reads memory in sequence (a FIFO list of nodes in one pool, as before, sent
-  // every pop to a node pushed hundreds of cycles earlier, a cache miss each), and ahead() can name
-  // the next events for prefetching. A bucket keeps its capacity up to kKeepEvents, so after the
-  // first few thousand cycles pushes allocate nothing.
-  static constexpr size_t kKeepEvents = 4096;
-  struct Bucket {
-    std::vector<E> ev;
-    size_t head = 0;
+  // A bucket is a FIFO list of chunks of kChunk events, from one pool of chunks reused most
+  // recently freed first: the events in flight stay dense in memory (per-bucket vectors kept
+  // every bucket's largest burst allocated, megabytes touched once per turn of the wheel, each
+  // page a fault on first use), and a cycle's events are read in sequence (lists of single
+  // events sent every pop to a node pushed hundreds of cycles earlier, a cache miss each), so
+  // ahead() can name the next ones for prefetching.
+  static constexpr uint32_t kNil = ~0u;
+  static constexpr uint32_t kChunk = 8;
+  struct Chunk {
+    E ev[kChunk];
+    uint32_t next = kNil;
   };
+  struct Bucket {
+    uint32_t head = kNil, tail = kNil;  // chunks
+    uint32_t head_pos = 0, tail_pos = 0;  // the next event to pop in `head`, the next free place in `tail`
+  };
+  uint32_t new_chunk() {
+    uint32_t c;
+    if (!free_chunks_.empty()) {
+      c = free_chunks_.back();
+      free_chunks_.pop_back();
+    } else {
+      c = uint32_t(chunks_.size());
+      chunks_.emplace_back();
+    }
+    chunks_[c].next = kNil;
+    return c;
+  }
 
   // Buckets from cur_ to the first non-empty one (wheel_events_ > 0).
   uint64_t distance_to_next() const {
@@ -113,11 +153,13 @@ class EventWheel {
   }
   const E& top_wheel() const {
     const Bucket& b = buckets_[cur_ & mask_];
-    return b.ev[b.head];
+    return chunks_[b.head].ev[b.head_pos];
   }
 
   uint64_t mask_;
   std::vector<Bucket> buckets_;
+  std::vector<Chunk> chunks_;
+  std::vector<uint32_t> free_chunks_;  // chunks to reuse
   std::vector<uint64_t> used_;  // non-empty buckets
   uint64_t cur_ = 0;            // the window's first cycle; no wheel event is earlier
   size_t wheel_events_ = 0;

@@ -193,8 +193,13 @@ std::vector<stats::KernelStats> Gpu::run(std::vector<KernelLaunch*> launches) {
     // Memory events of this cycle first: responses may make warps ready in it.
     mem_->advance(t);
     uint32_t retired = 0;
+    // (Each SM's first touches miss the host's caches: the next SM to tick is prefetched while
+    // this one ticks.)
+    size_t ahead = 0;
     for (size_t i = 0; i < sms.size(); ++i) {
       if (sm_next[i] > t) continue;
+      for (ahead = std::max(ahead, i + 1); ahead < sms.size() && sm_next[ahead] > t; ++ahead) {}
+      if (ahead < sms.size()) sms[ahead]->prefetch_tick();
       Sm* s = sms[i].get();
       if (!s->tick(t)) {
         faulted = true;

@@ -1089,6 +1089,15 @@ void Sm::on_response(uint32_t tag, uint64_t t) {
   woken_ = kNever;
 }
 
+void Sm::prefetch_response(uint32_t tag) const {
+  if (tag & kDirectTag) {
+    const uint32_t id = tag & ~kDirectTag;
+    if (id < trackers_.size()) __builtin_prefetch(&trackers_[id]);
+  } else if (!(tag & kConstTag)) {
+    l1_.prefetch_entry(tag);
+  }
+}
+
 void Sm::tracker_done(uint32_t id, uint64_t t) {
   Tracker tr = trackers_[id];
   free_tracker(id);

@@ -137,6 +137,14 @@ class Sm : public MemClient {
   void abandon();
   // A line request of miss-status entry `tag` is back from L2 at cycle t.
   void on_response(uint32_t tag, uint64_t t) override;
+  void prefetch_response(uint32_t tag) const override;
+  // This SM ticks soon (the GPU's loop is at the SM before it): what every tick reads first, into
+  // the host's caches. No effect on the model.
+  void prefetch_tick() const {
+    __builtin_prefetch(&last_tick_);
+    for (const SubCore& sc : subs_) __builtin_prefetch(&sc.next_ready);
+    __builtin_prefetch(wake_at_.data());
+  }
 
  private:
   void prepare(WarpCtx& w, uint64_t now);

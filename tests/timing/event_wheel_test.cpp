@@ -69,8 +69,8 @@ TEST(EventWheel, SameCycleEventsLeaveInPushOrder) {
 }  // namespace
 }  // namespace warpsim::timing
 
-// ahead(k): the events after the next one in the present cycle's bucket, in the order they will
-// pop; none past the bucket (another cycle's events, or far-heap events, are not named).
+// ahead(k): the next event and those after it in the present cycle's bucket, in the order they
+// will pop; none past the bucket (another cycle's events, or far-heap events, are not named).
 namespace warpsim::timing {
 namespace {
 TEST(EventWheel, AheadNamesTheNextEventsOfTheCycle) {
@@ -94,6 +94,34 @@ TEST(EventWheel, AheadNamesTheNextEventsOfTheCycle) {
   EXPECT_EQ(w.ahead(0), nullptr);  // the bucket is empty; the next event is another cycle's
   EXPECT_EQ(w.top().payload, 99u);
   EXPECT_EQ(w.ahead(1), nullptr);
+}
+}  // namespace
+}  // namespace warpsim::timing
+
+// A cycle's events span several chunks of the pool: ahead() crosses into the next chunk, and the
+// chunks of emptied buckets are reused.
+namespace warpsim::timing {
+namespace {
+TEST(EventWheel, AheadCrossesChunks) {
+  EventWheel<Ev> w(8);  // every round's cycle inside the window
+  for (int round = 0; round < 3; ++round) {
+    const uint64_t t = 5 + uint64_t(round) * 100;
+    for (uint32_t i = 0; i < 20; ++i) w.push(Ev{t, uint64_t(round) * 100 + i, i});
+    for (uint32_t i = 0; i < 20; ++i) {
+      ASSERT_EQ(w.top().payload, i);
+      for (uint32_t k = 0; k < 6; ++k) {
+        const Ev* a = w.ahead(k);
+        if (i + k < 20) {
+          ASSERT_NE(a, nullptr) << i << " " << k;
+          EXPECT_EQ(a->payload, i + k);
+        } else {
+          EXPECT_EQ(a, nullptr) << i << " " << k;
+        }
+      }
+      w.pop();
+    }
+    EXPECT_TRUE(w.empty());
+  }
 }
 }  // namespace
 }  // namespace warpsim::timing

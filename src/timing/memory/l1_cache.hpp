@@ -113,6 +113,9 @@ class L1Cache {
     en.first_waiter = en.last_waiter = kNil;
   }
   bool valid_entry(uint32_t e) const { return e < entries_.size() && entries_[e].busy; }
+  void prefetch_entry(uint32_t e) const {
+    if (e < entries_.size()) __builtin_prefetch(&entries_[e]);
+  }
   void clear_inflight() {
     for (uint32_t i = 0; i < entries_.size(); ++i)
       if (entries_[i].busy) {

@@ -153,15 +153,26 @@ struct MemorySystem::Impl {
   // was a cache miss. While an event is processed, the records of the next two in the cycle and
   // the tag set the next one looks up are brought in. No effect on the model.
   void prefetch_ahead() const {
-    if (const Event* n = q.ahead(1)) {
+    // Three events ahead: the record; two: (the record is in) the index of the tag set an L2
+    // lookup will read; one: (the index is in) the set's ways, or what an SM's response reads.
+    auto looks_up = [&](const Event* n) { return l2_on && (n->type == Ev::AtSlice || n->type == Ev::FarProbe); };
+    if (const Event* n = q.ahead(2)) {
       const char* p = n->type == Ev::ToDram ? reinterpret_cast<const char*>(&txns[n->req])
                                             : reinterpret_cast<const char*>(&reqs[n->req]);
       __builtin_prefetch(p);
       __builtin_prefetch(p + 63);
     }
+    if (const Event* n = q.ahead(1); n && looks_up(n)) slices[n->slice].tags.prefetch_index(reqs[n->req].r.line);
     if (const Event* n = q.ahead(0)) {
-      if (l2_on && (n->type == Ev::AtSlice || n->type == Ev::FarProbe)) slices[n->slice].tags.prefetch(reqs[n->req].r.line);
+      if (looks_up(n)) {
+        slices[n->slice].tags.prefetch(reqs[n->req].r.line);
+      } else if (n->type == Ev::AtSm) {
+        const MemRequest& r = reqs[n->req].r;
+        if (r.sm < clients.size() && clients[r.sm]) clients[r.sm]->prefetch_response(r.tag);
+      }
     }
+    // The bucket's events further on, read in turn by the next pops.
+    if (const Event* n = q.ahead(5)) __builtin_prefetch(n);
   }
 
   uint32_t new_req(const MemRequest& r) {
@@ -617,6 +628,7 @@ void MemorySystem::advance(uint64_t t) {
         if (s.cnext[c] > n) continue;
         s.done.clear();
         s.ctrls[c]->advance(n, s.done);
+        for (auto& d : s.done) __builtin_prefetch(&s.txns[d.id]);  // (host caches: their records, all at once)
         for (auto& d : s.done) s.dram_done(uint32_t(d.id), std::max(d.done, n), d.row);
         s.feed(uint32_t(c), n);  // also refreshes cnext[c]
       }

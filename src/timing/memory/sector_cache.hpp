@@ -63,6 +63,8 @@ class SectorCache {
   // Asks the host's caches for the tags of `line`'s set, ahead of a lookup the caller knows is
   // coming (the L2's sets are spread over megabytes: a lookup is a cache miss otherwise). No
   // effect on the model.
+  // The first step of that, one event earlier: where the set's ways are.
+  void prefetch_index(uint64_t line) const { arena_.prefetch_index(set_of(line)); }
   void prefetch(uint64_t line) const {
     const uint32_t s = set_of(line);
     if (!live(s)) return;
