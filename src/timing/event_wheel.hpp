@@ -97,7 +97,7 @@ class EventWheel {
       b.head = chunks_[c].next;
       b.head_pos = 0;
       free_chunks_.push_back(c);
-      __builtin_prefetch(&chunks_[b.head]);
+      prefetch_chunk(b.head);
     }
     --wheel_events_;
   }
@@ -145,9 +145,22 @@ class EventWheel {
     return 0;  // unreachable while wheel_events_ > 0
   }
 
+  // (Host caches: a chunk is read from its start, all of it while the bucket lasts.)
+  void prefetch_chunk(uint32_t c) const {
+    const char* p = reinterpret_cast<const char*>(&chunks_[c]);
+    for (size_t off = 0; off < sizeof(Chunk); off += 64) __builtin_prefetch(p + off);
+  }
   // Moves cur_ to the earliest wheel event and picks the source of the next event.
   void settle() {
-    if (wheel_events_) cur_ += distance_to_next();
+    if (wheel_events_) {
+      const uint64_t d = distance_to_next();
+      if (d) {
+        cur_ += d;
+        // A new cycle: its first chunk, and the next cycle's (usually the one after).
+        prefetch_chunk(buckets_[cur_ & mask_].head);
+        if (const Bucket& n = buckets_[(cur_ + 1) & mask_]; n.head != kNil) prefetch_chunk(n.head);
+      }
+    }
     from_far_ = !far_.empty() &&
                 (wheel_events_ == 0 || far_.top().t < cur_ || (far_.top().t == cur_ && far_.top().seq < top_wheel().seq));
   }

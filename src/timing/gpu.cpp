@@ -66,6 +66,8 @@ std::vector<stats::KernelStats> Gpu::run(std::vector<KernelLaunch*> launches) {
   // Every SM's next event, side by side: the loop below reads them all at every step.
   std::vector<uint64_t> sm_next(sms.size(), kNever);
   for (size_t i = 0; i < sms.size(); ++i) sms[i]->keep_next_event_in(&sm_next[i]);
+  std::vector<uint32_t> due;
+  due.reserve(sms.size());
   const uint64_t base = now_;
   std::vector<std::unique_ptr<KernelRun>> runs;
   std::vector<stats::KernelStats> out(launches.size());
@@ -193,14 +195,15 @@ std::vector<stats::KernelStats> Gpu::run(std::vector<KernelLaunch*> launches) {
     // Memory events of this cycle first: responses may make warps ready in it.
     mem_->advance(t);
     uint32_t retired = 0;
-    // (Each SM's first touches miss the host's caches: the next SM to tick is prefetched while
-    // this one ticks.)
-    size_t ahead = 0;
-    for (size_t i = 0; i < sms.size(); ++i) {
-      if (sm_next[i] > t) continue;
-      for (ahead = std::max(ahead, i + 1); ahead < sms.size() && sm_next[ahead] > t; ++ahead) {}
-      if (ahead < sms.size()) sms[ahead]->prefetch_tick();
-      Sm* s = sms[i].get();
+    // The SMs due now, in index order (a tick changes only its own SM's next event, so the list
+    // stays what a check at each SM's turn would find). Each SM's first touches miss the host's
+    // caches: the next one due is prefetched while one ticks.
+    due.clear();
+    for (uint32_t i = 0; i < sm_next.size(); ++i)
+      if (sm_next[i] <= t) due.push_back(i);
+    for (size_t d = 0; d < due.size(); ++d) {
+      if (d + 1 < due.size()) sms[due[d + 1]]->prefetch_tick();
+      Sm* s = sms[due[d]].get();
       if (!s->tick(t)) {
         faulted = true;
         break;

@@ -108,10 +108,10 @@ class Scoreboard {
     ++size_;
   }
 
-  Entry inline_[kInline];
   uint32_t size_ = 0;
   uint32_t capacity_;
   bool spilled_ = false;
+  Entry inline_[kInline] = {};
   std::vector<Entry> heap_;  // the entries once more than kInline were in flight at once
 };
 

@@ -64,34 +64,36 @@ struct KernelRun {
 
 struct CtaSlot;
 
+// Fields in the order of use: what every issue reads and writes first (two cache lines), then
+// the scoreboard, then what only cp.async and bulk copies use.
 struct WarpCtx {
   CtaSlot* cta = nullptr;
-  uint32_t warp = 0;       // index within its CTA
-  uint32_t sub_core = 0;
-  uint64_t age = 0;        // dispatch order, for greedy-then-oldest
-  bool finished = false;
-  bool waiting = false;    // no lane can run (barrier, warp sync, mbarrier): woken by other warps
-  uint32_t pc = 0;
   const InstrTiming* next = nullptr;
   uint64_t ready_at = 0;   // earliest cycle the next instruction may issue
   uint64_t stall_from = 0; // first cycle not yet attributed to a warp state
-  uint64_t hold_until = 0; // post-issue hold (branch, barrier, membar) and its reason
-  stats::Stall hold_reason = stats::Stall::BranchResolving;
+  uint64_t hold_until = 0; // post-issue hold (branch, barrier, membar) and its reason (hold_reason)
   uint64_t fetch_ready = 0;
   uint64_t dep_ready = 0;
-  stats::Stall dep_reason = stats::Stall::Wait;
   uint64_t throttle_until = 0;
-  stats::Stall throttle_reason = stats::Stall::MathPipeThrottle;
   uint64_t last_line = ~0ull;  // instruction-cache line of the last fetch
   uint64_t pf_lo = 0, pf_hi = 0;  // lines [pf_lo, pf_hi) its instruction prefetch stream has requested
   uint64_t uid = 0;            // names the warp to memory responses that may outlive it
+  uint64_t age = 0;        // dispatch order, for greedy-then-oldest
+  uint32_t warp = 0;       // index within its CTA
+  uint32_t sub_core = 0;
+  uint32_t pc = 0;
   uint32_t slot = 0;           // warp slot in the SM (its local-memory window)
+  bool finished = false;
+  bool waiting = false;    // no lane can run (barrier, warp sync, mbarrier): woken by other warps
+  stats::Stall hold_reason = stats::Stall::BranchResolving;
+  stats::Stall dep_reason = stats::Stall::Wait;
+  stats::Stall throttle_reason = stats::Stall::MathPipeThrottle;
+  Scoreboard sb;
   AsyncGroups async;           // its cp.async groups
   int32_t async_wait = -1;     // held at cp.async.wait_group N (N), or not held (-1)
   AsyncGroups bulk;            // its cp.async.bulk groups (shared -> global copies; done times known at issue)
   uint64_t bulk_next_start = 0;  // the earliest start of its next bulk copy ([tma] copy_cycles after its last)
   uint64_t bulk_gate = 0;  // [tma] wait_after_copy: its mbarrier waits are not satisfied before this cycle
-  Scoreboard sb;
 };
 
 struct CtaSlot {
