@@ -63,6 +63,11 @@ uint64_t Gpu::code_address(const void* module, uint64_t code_bytes) {
 std::vector<stats::KernelStats> Gpu::run(std::vector<KernelLaunch*> launches) {
   std::vector<std::unique_ptr<Sm>> sms;
   for (uint32_t i = 0; i < m_.sms; ++i) sms.push_back(std::make_unique<Sm>(m_, i, mem_.get()));
+  // Every SM's next event, side by side: the loop below reads them all at every step.
+  std::vector<uint64_t> sm_next(sms.size(), kNever);
+  for (size_t i = 0; i < sms.size(); ++i) sms[i]->keep_next_event_in(&sm_next[i]);
+  std::vector<uint32_t> due;
+  due.reserve(sms.size());
   const uint64_t base = now_;
   std::vector<std::unique_ptr<KernelRun>> runs;
   std::vector<stats::KernelStats> out(launches.size());
@@ -169,7 +174,7 @@ std::vector<stats::KernelStats> Gpu::run(std::vector<KernelLaunch*> launches) {
       if (!r->stopped && r->retired_ctas < r->total_ctas) all_done = false;
     if (all_done) break;
     uint64_t next = kNever;
-    for (auto& s : sms) next = std::min(next, s->next_event());
+    for (uint64_t n : sm_next) next = std::min(next, n);
     const uint64_t mem_next = mem_->next_event();
     if (next == kNever && mem_next == kNever) {
       // Nothing can ever issue again and no memory request is in flight: unfinished kernels are
@@ -190,8 +195,15 @@ std::vector<stats::KernelStats> Gpu::run(std::vector<KernelLaunch*> launches) {
     // Memory events of this cycle first: responses may make warps ready in it.
     mem_->advance(t);
     uint32_t retired = 0;
-    for (auto& s : sms) {
-      if (s->next_event() > t) continue;
+    // The SMs due now, in index order (a tick changes only its own SM's next event, so the list
+    // stays what a check at each SM's turn would find). Each SM's first touches miss the host's
+    // caches: the next one due is prefetched while one ticks.
+    due.clear();
+    for (uint32_t i = 0; i < sm_next.size(); ++i)
+      if (sm_next[i] <= t) due.push_back(i);
+    for (size_t d = 0; d < due.size(); ++d) {
+      if (d + 1 < due.size()) sms[due[d + 1]]->prefetch_tick();
+      Sm* s = sms[due[d]].get();
       if (!s->tick(t)) {
         faulted = true;
         break;

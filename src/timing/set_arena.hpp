@@ -36,6 +36,7 @@ class SetArena {
     block_.assign(sets, kNoBlock);
   }
   bool live(uint32_t set) const { return block_[set] != kNoBlock; }
+  void prefetch_index(uint32_t set) const { __builtin_prefetch(&block_[set]); }
   // The ways of a live set.
   Way* ways(uint32_t set) {
     const uint32_t b = block_[set];

@@ -140,19 +140,27 @@ void Sm::dispatch(KernelRun& k, func::Dim3 cta_id, uint64_t start) {
       // Contexts never move (responses and sub-cores point at them): the capacity is reserved.
       if (slots_.size() == slots_.capacity()) throw std::logic_error("more resident warps than the SM has slots");
       slots_.emplace_back();
+      wake_at_.push_back(kNever);
+      slot_sub_.push_back(0);
     }
     WarpCtx* w = &slots_[ws];
+    // The slot's scoreboard list keeps its memory for the new warp (a fresh one allocated as the
+    // warp's first writes went out, for every warp of every CTA).
+    Scoreboard sb = std::move(w->sb);
     *w = WarpCtx();
     w->cta = slot.get();
     w->warp = i;
     w->age = age_++;
     // Warps go to sub-cores by their slot in the SM, as the hardware assigns warp ids.
     w->sub_core = uint32_t((used_warps_ - k.fp.warps + i) % subs_.size());
-    w->sb = Scoreboard(m_.scoreboard_entries);
+    slot_sub_[ws] = w->sub_core;
+    sb.reset(m_.scoreboard_entries);
+    w->sb = std::move(sb);
     w->uid = next_uid_++ << kUidSlotBits | ws;
     w->slot = ws;
     w->stall_from = start;
     subs_[w->sub_core].warps.push_back(w);
+    subs_[w->sub_core].slots.push_back(ws);
     slot->warps.push_back(w);
     warp_pool_.push_back(w);
   }
@@ -163,7 +171,7 @@ void Sm::dispatch(KernelRun& k, func::Dim3 cta_id, uint64_t start) {
     prepare(*w, start);
     subs_[w->sub_core].next_ready = std::min(subs_[w->sub_core].next_ready, w->ready_at);
   }
-  next_event_ = std::min(next_event_, start);
+  *next_event_ = std::min(*next_event_, start);
 }
 
 // An SM-wide unit takes an instruction while it is idle or while fewer than sm.mio_queue
@@ -191,7 +199,7 @@ void Sm::prepare(WarpCtx& w, uint64_t now) {
     } else {
       w.waiting = true;
     }
-    w.ready_at = kNever;
+    set_ready(w, kNever);
     return;
   }
   w.waiting = false;
@@ -229,7 +237,7 @@ void Sm::prepare(WarpCtx& w, uint64_t now) {
       w.pf_hi = std::max(w.pf_hi, end);
     }
   }
-  w.ready_at = std::max({now, w.dep_ready, w.fetch_ready, w.hold_until});
+  set_ready(w, std::max({now, w.dep_ready, w.fetch_ready, w.hold_until}));
 }
 
 // A line for a sub-core's L0: from the L1I (sm.icache.l0i_miss_latency after the L1I has it) or,
@@ -305,7 +313,7 @@ bool Sm::eligible(WarpCtx& w, SubCore& sc, uint64_t t) {
   uint64_t free = sm_wide(p) ? unit_accepts(p, t) : sc.pipe_free[unsigned(p)];
   if (w.next && int_on_fma(m_, *w.next)) free = std::min(free, sc.pipe_free[unsigned(Pipe::Fma)]);
   if (free > t) {
-    w.ready_at = free;
+    set_ready(w, free);
     if (free > w.throttle_until) {
       w.throttle_until = free;
       w.throttle_reason = throttle_of(p);
@@ -416,7 +424,7 @@ void Sm::wake(CtaSlot& c, uint64_t t) {
         // Released: the barrier's resolution latency before the next issue.
         o->hold_until = std::max(o->hold_until, t + 1 + m_.barrier_latency);
         o->hold_reason = Stall::Barrier;
-        o->ready_at = std::max(o->ready_at, o->hold_until);
+        set_ready(*o, std::max(o->ready_at, o->hold_until));
       } else if (o->finished) {
         --c.live_warps;
       }
@@ -440,13 +448,22 @@ void Sm::retire_cta(CtaSlot* c, uint64_t t) {
   used_regs_ -= k.fp.regs;
   used_smem_ -= k.fp.smem;
   for (auto& sc : subs_) {
-    sc.warps.erase(std::remove_if(sc.warps.begin(), sc.warps.end(), [&](WarpCtx* w) { return w->cta == c; }),
-                   sc.warps.end());
+    size_t kept = 0;
+    for (size_t i = 0; i < sc.warps.size(); ++i)
+      if (sc.warps[i]->cta != c) {
+        sc.warps[kept] = sc.warps[i];
+        sc.slots[kept] = sc.slots[i];
+        ++kept;
+      }
+    sc.warps.resize(kept);
+    sc.slots.resize(kept);
     if (sc.greedy && sc.greedy->cta == c) sc.greedy = nullptr;
     if (sc.rr >= sc.warps.size()) sc.rr = 0;
   }
-  for (auto* w : c->warps)
+  for (auto* w : c->warps) {
     if (w->slot < slot_used_.size()) slot_used_[w->slot] = false;
+    wake_at_[w->slot] = kNever;
+  }
   warp_pool_.erase(std::remove_if(warp_pool_.begin(), warp_pool_.end(), [&](WarpCtx* w) { return w->cta == c; }),
                    warp_pool_.end());
   async_bars_.drop(c);
@@ -640,11 +657,12 @@ uint64_t Sm::memory_issue(WarpCtx& w, const InstrTiming& it, uint64_t t) {
   if (it.bulk & kBulkCopy) return bulk_issue(w, it, t);
   KernelRun& k = *w.cta->kernel;
   stats::MemoryStats& ctr = k.mem;
-  bool any_shared = false, any_mem = false;
+  bool any_shared = false, any_mem = false, all_global = true;
   uint32_t lane_bytes = 1;
   for (auto& a : trace_.acc) {
     if (a.space == func::TraceSpace::Shared) any_shared = true;
     else if (a.space == func::TraceSpace::Global || a.space == func::TraceSpace::Local) any_mem = true;
+    all_global &= a.space == func::TraceSpace::Global;
     lane_bytes = std::max<uint32_t>(lane_bytes, a.bytes);
   }
   const unsigned unit = unsigned(it.pipe);
@@ -665,18 +683,21 @@ uint64_t Sm::memory_issue(WarpCtx& w, const InstrTiming& it, uint64_t t) {
     return t + it.latency + (wf - ideal);
   }
   // Global and local memory through L1TEX. Local memory is interleaved across the warp's lanes.
-  std::vector<func::MemAccess>& acc = global_acc_;
-  acc.clear();
-  // Local memory as the memory system sees it: per SM warp slot, in the generic local window.
-  const uint64_t local_base = func::kLocalWindow + (uint64_t(id_) * m_.max_warps + w.slot) * (64ull << 20);
+  // (The trace as it is when every access is global: the usual case needs no copy.)
+  const std::vector<func::MemAccess>& acc = all_global ? trace_.acc : global_acc_;
   bool local = false;
-  for (auto& a : trace_.acc) {
-    if (a.space == func::TraceSpace::Global) acc.push_back(a);
-    else if (a.space == func::TraceSpace::Local) {
-      func::MemAccess b = a;
-      b.addr = local_address(local_base, a.addr, a.lane, m_.l1.local_interleave);
-      acc.push_back(b);
-      local = true;
+  if (!all_global) {
+    global_acc_.clear();
+    // Local memory as the memory system sees it: per SM warp slot, in the generic local window.
+    const uint64_t local_base = func::kLocalWindow + (uint64_t(id_) * m_.max_warps + w.slot) * (64ull << 20);
+    for (auto& a : trace_.acc) {
+      if (a.space == func::TraceSpace::Global) global_acc_.push_back(a);
+      else if (a.space == func::TraceSpace::Local) {
+        func::MemAccess b = a;
+        b.addr = local_address(local_base, a.addr, a.lane, m_.l1.local_interleave);
+        global_acc_.push_back(b);
+        local = true;
+      }
     }
   }
   coalesce(acc, m_.l1.line, m_.l1.sector, lines_, it.cls == OpClass::AtomGlobal);
@@ -1045,7 +1066,7 @@ void Sm::on_response(uint32_t tag, uint64_t t) {
       for (uint32_t id : waiters) part_done(id);
   } else if (l1_.valid_entry(tag)) {
     std::vector<uint32_t>& waiters = waiters_;
-    waiters = l1_.complete(tag);
+    l1_.complete(tag, waiters);
     for (uint32_t id : waiters) part_done(id);
     // A miss-status entry is free: queued misses go out, and the load/store unit reopens.
     while (miss_head_ < miss_queue_.size() && !l1_.full()) {
@@ -1064,8 +1085,17 @@ void Sm::on_response(uint32_t tag, uint64_t t) {
   // Only warps this response touched changed; an earlier next_event_ is at worst early (the tick
   // then finds nothing and recomputes).
   const uint64_t floor = ticked_ ? std::max(t, last_tick_ + 1) : t;
-  if (woken_ != kNever) next_event_ = std::min(next_event_, std::max(woken_, floor));
+  if (woken_ != kNever) *next_event_ = std::min(*next_event_, std::max(woken_, floor));
   woken_ = kNever;
+}
+
+void Sm::prefetch_response(uint32_t tag) const {
+  if (tag & kDirectTag) {
+    const uint32_t id = tag & ~kDirectTag;
+    if (id < trackers_.size()) __builtin_prefetch(&trackers_[id]);
+  } else if (!(tag & kConstTag)) {
+    l1_.prefetch_entry(tag);
+  }
 }
 
 void Sm::tracker_done(uint32_t id, uint64_t t) {
@@ -1087,7 +1117,7 @@ void Sm::refresh_deps(WarpCtx& w, uint64_t now) {
   if (w.finished || w.waiting) return;
   const InstrTiming& it = w.next ? *w.next : kDefaultTiming;
   w.dep_ready = dependencies(w.sb, it, w.dep_reason);
-  w.ready_at = std::max({now, w.dep_ready, w.fetch_ready, w.hold_until});
+  set_ready(w, std::max({now, w.dep_ready, w.fetch_ready, w.hold_until}));
   woken_ = std::min(woken_, w.ready_at);
   subs_[w.sub_core].next_ready = std::min(subs_[w.sub_core].next_ready, w.ready_at);
 }
@@ -1095,14 +1125,17 @@ void Sm::refresh_deps(WarpCtx& w, uint64_t now) {
 void Sm::recompute_next(uint64_t t) {
   uint64_t n = kNever;
   for (auto& sc : subs_) sc.next_ready = kNever;
-  for (auto& w : warp_pool_)
-    if (!w->finished && !w->waiting) {
-      n = std::min(n, std::max(w->ready_at, t + 1));
-      uint64_t& r = subs_[w->sub_core].next_ready;
-      r = std::min(r, w->ready_at);
-    }
+  // wake_at_ (not the warps' contexts, a cache line each, scattered over the SM's 64 slots): the
+  // least ready cycle over the slots is what every tick needs.
+  for (size_t ws = 0; ws < wake_at_.size(); ++ws) {
+    const uint64_t r = wake_at_[ws];
+    if (r == kNever) continue;
+    n = std::min(n, std::max(r, t + 1));
+    uint64_t& sr = subs_[slot_sub_[ws]].next_ready;
+    sr = std::min(sr, r);
+  }
   if (issue_period_ > 1 && n != kNever) n = (n + issue_period_ - 1) / issue_period_ * issue_period_;
-  next_event_ = n;
+  *next_event_ = n;
 }
 
 bool Sm::tick(uint64_t t) {
@@ -1123,15 +1156,22 @@ bool Sm::tick(uint64_t t) {
     if (m_.scheduler == config::SchedulerPolicy::Gto) {
       if (sc.greedy && eligible(*sc.greedy, sc, t)) pick = sc.greedy;
       else
-        for (WarpCtx* w : sc.warps)
+        for (size_t i = 0; i < sc.warps.size(); ++i) {
+          // A warp not ready by its slot's wake_at_ (its ready_at) is not eligible: its context
+          // (a cache line per warp) need not be read.
+          if (wake_at_[sc.slots[i]] > t) continue;
+          WarpCtx* w = sc.warps[i];
           if (w != sc.greedy && eligible(*w, sc, t)) {
             pick = w;
             break;
           }
+        }
     } else {
       size_t n = sc.warps.size();
       for (size_t i = 0; i < n; ++i) {
-        WarpCtx* w = sc.warps[(sc.rr + i) % n];
+        const size_t j = (sc.rr + i) % n;
+        if (wake_at_[sc.slots[j]] > t) continue;
+        WarpCtx* w = sc.warps[j];
         if (eligible(*w, sc, t)) {
           pick = w;
           sc.rr = (sc.rr + i + 1) % n;
@@ -1151,9 +1191,11 @@ bool Sm::tick(uint64_t t) {
 void Sm::abandon() {
   for (auto& sc : subs_) {
     sc.warps.clear();
+    sc.slots.clear();
     sc.greedy = nullptr;
   }
   warp_pool_.clear();
+  std::fill(wake_at_.begin(), wake_at_.end(), kNever);
   ctas_.clear();
   trackers_.clear();
   free_trackers_.clear();
@@ -1164,7 +1206,7 @@ void Sm::abandon() {
   l1_.clear_inflight();
   const_.clear_inflight();
   used_threads_ = used_warps_ = used_regs_ = used_smem_ = 0;
-  next_event_ = kNever;
+  *next_event_ = kNever;
   fault_ = false;
 }
 

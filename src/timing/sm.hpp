@@ -64,34 +64,36 @@ struct KernelRun {
 
 struct CtaSlot;
 
+// Fields in the order of use: what every issue reads and writes first (two cache lines), then
+// the scoreboard, then what only cp.async and bulk copies use.
 struct WarpCtx {
   CtaSlot* cta = nullptr;
-  uint32_t warp = 0;       // index within its CTA
-  uint32_t sub_core = 0;
-  uint64_t age = 0;        // dispatch order, for greedy-then-oldest
-  bool finished = false;
-  bool waiting = false;    // no lane can run (barrier, warp sync, mbarrier): woken by other warps
-  uint32_t pc = 0;
   const InstrTiming* next = nullptr;
   uint64_t ready_at = 0;   // earliest cycle the next instruction may issue
   uint64_t stall_from = 0; // first cycle not yet attributed to a warp state
-  uint64_t hold_until = 0; // post-issue hold (branch, barrier, membar) and its reason
-  stats::Stall hold_reason = stats::Stall::BranchResolving;
+  uint64_t hold_until = 0; // post-issue hold (branch, barrier, membar) and its reason (hold_reason)
   uint64_t fetch_ready = 0;
   uint64_t dep_ready = 0;
-  stats::Stall dep_reason = stats::Stall::Wait;
   uint64_t throttle_until = 0;
-  stats::Stall throttle_reason = stats::Stall::MathPipeThrottle;
   uint64_t last_line = ~0ull;  // instruction-cache line of the last fetch
   uint64_t pf_lo = 0, pf_hi = 0;  // lines [pf_lo, pf_hi) its instruction prefetch stream has requested
   uint64_t uid = 0;            // names the warp to memory responses that may outlive it
+  uint64_t age = 0;        // dispatch order, for greedy-then-oldest
+  uint32_t warp = 0;       // index within its CTA
+  uint32_t sub_core = 0;
+  uint32_t pc = 0;
   uint32_t slot = 0;           // warp slot in the SM (its local-memory window)
+  bool finished = false;
+  bool waiting = false;    // no lane can run (barrier, warp sync, mbarrier): woken by other warps
+  stats::Stall hold_reason = stats::Stall::BranchResolving;
+  stats::Stall dep_reason = stats::Stall::Wait;
+  stats::Stall throttle_reason = stats::Stall::MathPipeThrottle;
+  Scoreboard sb;
   AsyncGroups async;           // its cp.async groups
   int32_t async_wait = -1;     // held at cp.async.wait_group N (N), or not held (-1)
   AsyncGroups bulk;            // its cp.async.bulk groups (shared -> global copies; done times known at issue)
   uint64_t bulk_next_start = 0;  // the earliest start of its next bulk copy ([tma] copy_cycles after its last)
   uint64_t bulk_gate = 0;  // [tma] wait_after_copy: its mbarrier waits are not satisfied before this cycle
-  Scoreboard sb;
 };
 
 struct CtaSlot {
@@ -113,7 +115,13 @@ class Sm : public MemClient {
   // some warp faulted (its LaunchState says how).
   bool tick(uint64_t t);
   // The next cycle something may happen here (kNever when idle).
-  uint64_t next_event() const { return next_event_; }
+  uint64_t next_event() const { return *next_event_; }
+  // Keeps the next-event cycle in `slot` from now on: the GPU reads every SM's at every step of
+  // its clock loop, from one array instead of a cache line of each SM.
+  void keep_next_event_in(uint64_t* slot) {
+    *slot = *next_event_;
+    next_event_ = slot;
+  }
   bool idle() const { return ctas_.empty(); }
   // CTAs retired since the last call (the GPU dispatches replacements).
   uint32_t take_retired() {
@@ -131,6 +139,14 @@ class Sm : public MemClient {
   void abandon();
   // A line request of miss-status entry `tag` is back from L2 at cycle t.
   void on_response(uint32_t tag, uint64_t t) override;
+  void prefetch_response(uint32_t tag) const override;
+  // This SM ticks soon (the GPU's loop is at the SM before it): what every tick reads first, into
+  // the host's caches. No effect on the model.
+  void prefetch_tick() const {
+    __builtin_prefetch(&last_tick_);
+    for (const SubCore& sc : subs_) __builtin_prefetch(&sc.next_ready);
+    __builtin_prefetch(wake_at_.data());
+  }
 
  private:
   void prepare(WarpCtx& w, uint64_t now);
@@ -233,10 +249,19 @@ class Sm : public MemClient {
   // moved: the capacity is the SM's warp limit, reserved at construction.
   std::vector<WarpCtx> slots_;
   std::vector<WarpCtx*> warp_pool_;  // the resident warps, in dispatch order
+  // Per warp slot: its warp's ready_at while it is resident (kNever when free), and its sub-core.
+  // Every write of ready_at goes through set_ready, so recompute_next reads these alone.
+  std::vector<uint64_t> wake_at_;
+  std::vector<uint32_t> slot_sub_;
+  void set_ready(WarpCtx& w, uint64_t at) {
+    w.ready_at = at;
+    wake_at_[w.slot] = at;
+  }
   uint64_t age_ = 0;
   uint32_t used_threads_ = 0, used_warps_ = 0, used_regs_ = 0, used_smem_ = 0;
   uint32_t retired_ = 0;
-  uint64_t next_event_ = kNever;
+  uint64_t own_next_event_ = kNever;
+  uint64_t* next_event_ = &own_next_event_;
   uint32_t issue_period_ = 1;
   uint64_t last_tick_ = 0;
   uint64_t woken_ = ~0ull;  // earliest ready_at among warps refreshed by the current response

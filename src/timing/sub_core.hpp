@@ -15,6 +15,7 @@ struct WarpCtx;
 
 struct SubCore {
   std::vector<WarpCtx*> warps;       // in dispatch order (oldest first)
+  std::vector<uint32_t> slots;       // their warp slots in the SM (Sm::wake_at_), in the same order
   std::array<uint64_t, config::kPipeCount> pipe_free{};
   InstructionCache l0i;
   WarpCtx* greedy = nullptr;         // greedy-then-oldest: the warp that issued last

@@ -68,3 +68,60 @@ TEST(EventWheel, SameCycleEventsLeaveInPushOrder) {
 
 }  // namespace
 }  // namespace warpsim::timing
+
+// ahead(k): the next event and those after it in the present cycle's bucket, in the order they
+// will pop; none past the bucket (another cycle's events, or far-heap events, are not named).
+namespace warpsim::timing {
+namespace {
+TEST(EventWheel, AheadNamesTheNextEventsOfTheCycle) {
+  EventWheel<Ev> w(4);
+  for (uint64_t i = 0; i < 4; ++i) w.push(Ev{3, i, uint32_t(10 + i)});
+  w.push(Ev{4, 4, 99});
+  w.push(Ev{40, 5, 98});  // beyond the window: the far heap
+  EXPECT_EQ(w.top().payload, 10u);
+  ASSERT_NE(w.ahead(1), nullptr);
+  EXPECT_EQ(w.ahead(1)->payload, 11u);
+  EXPECT_EQ(w.ahead(3)->payload, 13u);
+  EXPECT_EQ(w.ahead(4), nullptr);  // the cycle-4 event is in another bucket
+  w.pop();
+  EXPECT_EQ(w.ahead(0)->payload, 11u);  // after a pop: ahead(0) is the new top
+  w.push(Ev{3, 6, 14});                 // a same-cycle push joins the end of the bucket
+  EXPECT_EQ(w.ahead(3)->payload, 14u);
+  for (uint32_t want : {11u, 12u, 13u, 14u}) {
+    EXPECT_EQ(w.top().payload, want);
+    w.pop();
+  }
+  EXPECT_EQ(w.ahead(0), nullptr);  // the bucket is empty; the next event is another cycle's
+  EXPECT_EQ(w.top().payload, 99u);
+  EXPECT_EQ(w.ahead(1), nullptr);
+}
+}  // namespace
+}  // namespace warpsim::timing
+
+// A cycle's events span several chunks of the pool: ahead() crosses into the next chunk, and the
+// chunks of emptied buckets are reused.
+namespace warpsim::timing {
+namespace {
+TEST(EventWheel, AheadCrossesChunks) {
+  EventWheel<Ev> w(8);  // every round's cycle inside the window
+  for (int round = 0; round < 3; ++round) {
+    const uint64_t t = 5 + uint64_t(round) * 100;
+    for (uint32_t i = 0; i < 20; ++i) w.push(Ev{t, uint64_t(round) * 100 + i, i});
+    for (uint32_t i = 0; i < 20; ++i) {
+      ASSERT_EQ(w.top().payload, i);
+      for (uint32_t k = 0; k < 6; ++k) {
+        const Ev* a = w.ahead(k);
+        if (i + k < 20) {
+          ASSERT_NE(a, nullptr) << i << " " << k;
+          EXPECT_EQ(a->payload, i + k);
+        } else {
+          EXPECT_EQ(a, nullptr) << i << " " << k;
+        }
+      }
+      w.pop();
+    }
+    EXPECT_TRUE(w.empty());
+  }
+}
+}  // namespace
+}  // namespace warpsim::timing

@@ -169,7 +169,7 @@ TEST(Coalescer, LocalInterleaveMakesSameOffsetContiguous) {
 TEST(L1Cache, MissEntriesMatchReferenceUnderRandomTraffic) {
   L1Cache l1;
   l1.configure(64 * 1024, 128, 4, 256);
-  struct Ref { uint64_t line; uint32_t sectors; bool joinable; };
+  struct Ref { uint64_t line; uint32_t sectors; bool joinable; std::vector<uint32_t> waiters; };
   std::map<uint32_t, Ref> busy;  // entry -> what it holds
   std::mt19937_64 rng(11);
   uint32_t waiter = 0;
@@ -179,20 +179,22 @@ TEST(L1Cache, MissEntriesMatchReferenceUnderRandomTraffic) {
     const unsigned op = unsigned(rng() % 3);
     if (op == 0 && !l1.full()) {
       const bool joinable = rng() % 4 != 0;
-      const uint32_t e = l1.allocate(line, sectors, true, false, waiter++, joinable);
+      const uint32_t e = l1.allocate(line, sectors, true, false, waiter, joinable);
       ASSERT_FALSE(busy.count(e));
-      busy[e] = Ref{line, sectors, joinable};
+      busy[e] = Ref{line, sectors, joinable, {waiter++}};
     } else if (op == 1 && !busy.empty()) {
       auto it = busy.begin();
       std::advance(it, rng() % busy.size());
       ASSERT_TRUE(l1.valid_entry(it->first));
-      l1.complete(it->first);
+      std::vector<uint32_t> got{12345};  // replaced, not appended to
+      l1.complete(it->first, got);
+      EXPECT_EQ(got, it->second.waiters) << "step " << step;  // the allocating tracker, then the joiners in order
       EXPECT_FALSE(l1.valid_entry(it->first));
       busy.erase(it);
     } else {
       uint32_t want = 0, want_joined = 0, joined = 0;
       for (auto& [e, r] : busy)
-        if (r.joinable && r.line == line && (r.sectors & sectors)) want |= r.sectors & sectors, ++want_joined;
+        if (r.joinable && r.line == line && (r.sectors & sectors)) want |= r.sectors & sectors, ++want_joined, r.waiters.push_back(waiter);
       EXPECT_EQ(l1.join(line, sectors, waiter++, joined), want) << "step " << step;
       EXPECT_EQ(joined, want_joined) << "step " << step;
     }

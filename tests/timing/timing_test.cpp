@@ -9,7 +9,9 @@
 #include <cstdint>
 #include <cstring>
 #include <map>
+#include <random>
 #include <string>
+#include <vector>
 
 #include "config/config.hpp"
 #include "func/engine.hpp"
@@ -17,6 +19,7 @@
 #include "ptx/parser.hpp"
 #include "timing/gpu.hpp"
 #include "timing/op_class.hpp"
+#include "timing/scoreboard.hpp"
 #include "test_memory.hpp"
 
 namespace warpsim::timing {
@@ -2024,6 +2027,80 @@ DONE:
   // the copy's sectors and the one sector of out[0]
   EXPECT_EQ(r.st.mem.l2_sectors_write, bytes / 32 + 1);
   EXPECT_EQ(r.st.mem.tma_bytes_write, bytes);
+}
+
+// The scoreboard (entries inline in the warp's context up to Scoreboard::kInline, on the heap
+// beyond) against a plain list with the same rules, under random writes, sets, retires and
+// resets that cross the inline limit both ways: same ready cycles, kinds, sizes and earliest().
+TEST(Scoreboard, MatchesPlainListAcrossTheInlineLimit) {
+  struct Ref {
+    std::vector<Scoreboard::Entry> e;
+    uint32_t capacity;
+    Scoreboard::Entry* find(uint32_t reg) {
+      for (auto& x : e)
+        if (x.reg == reg) return &x;
+      return nullptr;
+    }
+  };
+  std::mt19937_64 rng(5);
+  Scoreboard sb(8);
+  Ref ref{{}, 8};
+  uint64_t now = 0;
+  const config::Scoreboard kinds[] = {config::Scoreboard::Fixed, config::Scoreboard::Short, config::Scoreboard::Long};
+  for (int step = 0; step < 200000; ++step) {
+    const uint32_t reg = uint32_t(rng() % 24);
+    const uint64_t ready = now + rng() % 40;
+    const config::Scoreboard kind = kinds[rng() % 3];
+    switch (rng() % 10) {
+      case 0: case 1: case 2: case 3:
+        sb.write(reg, ready, kind);
+        if (auto* x = ref.find(reg)) {
+          if (ready > x->ready) x->ready = ready, x->kind = kind;
+        } else {
+          ref.e.push_back({ready, reg, kind});
+        }
+        break;
+      case 4: case 5:
+        sb.set(reg, ready, kind);
+        if (auto* x = ref.find(reg)) x->ready = ready, x->kind = kind;
+        else ref.e.push_back({ready, reg, kind});
+        break;
+      case 6: case 7: {
+        now += rng() % 8;
+        sb.retire(now);
+        std::vector<Scoreboard::Entry> kept;
+        for (auto& x : ref.e)
+          if (x.ready > now) kept.push_back(x);
+        ref.e = kept;
+        break;
+      }
+      case 8:
+        if (rng() % 50 == 0) {
+          const uint32_t cap = 4 + uint32_t(rng() % 8);
+          sb.reset(cap);
+          ref.e.clear();
+          ref.capacity = cap;
+        }
+        break;
+      default: break;
+    }
+    ASSERT_EQ(sb.size(), ref.e.size()) << "step " << step;
+    ASSERT_EQ(sb.full(), ref.e.size() >= ref.capacity);
+    for (uint32_t r = 0; r < 24; ++r) {
+      config::Scoreboard k1 = config::Scoreboard::Fixed;
+      const auto* x = ref.find(r);
+      ASSERT_EQ(sb.ready(r, k1), x ? x->ready : 0u) << "step " << step << " reg " << r;
+      if (x) {
+        ASSERT_EQ(k1, x->kind);
+      }
+    }
+    config::Scoreboard ka = config::Scoreboard::Fixed, kb = config::Scoreboard::Fixed;
+    uint64_t best = ~0ull;
+    for (auto& x : ref.e)
+      if (x.ready < best) best = x.ready, kb = x.kind;
+    ASSERT_EQ(sb.earliest(ka), best);
+    ASSERT_EQ(ka, kb) << "step " << step;  // ties go to the first entry, as in a plain list
+  }
 }
 
 }  // namespace

@@ -26,7 +26,8 @@ class L1Cache {
     bool busy = false;
     bool joinable = true;
     uint32_t next_same_line = kNil;  // the next joinable entry of the same line
-    std::vector<uint32_t> waiters;   // instruction trackers of the SM
+    // Its waiters (instruction trackers of the SM), oldest first: a list in waiters_.
+    uint32_t first_waiter = kNil, last_waiter = kNil;
   };
   static constexpr uint32_t kNil = ~0u;
 
@@ -55,7 +56,7 @@ class L1Cache {
       Entry& en = entries_[e];
       if (en.sectors & sectors) {
         got |= en.sectors & sectors;
-        en.waiters.push_back(waiter);
+        add_waiter(en, waiter);
         ++joined;
       }
     }
@@ -74,8 +75,8 @@ class L1Cache {
     en.allocate = allocate;
     en.evict_first = evict_first;
     en.busy = true;
-    en.waiters.clear();
-    en.waiters.push_back(waiter);
+    en.first_waiter = en.last_waiter = kNil;
+    add_waiter(en, waiter);
     en.joinable = joinable;
     en.next_same_line = kNil;
     if (joinable) {
@@ -84,9 +85,9 @@ class L1Cache {
     }
     return e;
   }
-  // The data of entry e is back: fills the tags and frees the entry; its waiters are returned
-  // (valid until the next allocate).
-  const std::vector<uint32_t>& complete(uint32_t e) {
+  // The data of entry e is back: fills the tags and frees the entry; its waiters, oldest first,
+  // replace the contents of `waiters`.
+  void complete(uint32_t e, std::vector<uint32_t>& waiters) {
     Entry& en = entries_[e];
     if (en.allocate) tags_.fill(en.line, en.sectors, en.evict_first ? Evict::First : Evict::Unchanged);
     if (en.joinable) {
@@ -102,9 +103,19 @@ class L1Cache {
     }
     en.busy = false;
     free_.push_back(e);
-    return en.waiters;
+    waiters.clear();
+    for (uint32_t n = en.first_waiter; n != kNil;) {
+      waiters.push_back(waiter_nodes_[n].tracker);
+      const uint32_t next = waiter_nodes_[n].next;
+      free_waiters_.push_back(n);
+      n = next;
+    }
+    en.first_waiter = en.last_waiter = kNil;
   }
   bool valid_entry(uint32_t e) const { return e < entries_.size() && entries_[e].busy; }
+  void prefetch_entry(uint32_t e) const {
+    if (e < entries_.size()) __builtin_prefetch(&entries_[e]);
+  }
   void clear_inflight() {
     for (uint32_t i = 0; i < entries_.size(); ++i)
       if (entries_[i].busy) {
@@ -112,6 +123,8 @@ class L1Cache {
         free_.push_back(i);
       }
     heads_.clear();
+    waiter_nodes_.clear();
+    free_waiters_.clear();
   }
 
  private:
@@ -122,6 +135,21 @@ class L1Cache {
   // The first joinable entry of each line in flight (a map of vectors made two heap allocations
   // per miss).
   LineMap heads_;
+  // Waiters of all entries, as lists in one pool (a vector per entry cost an allocation for every
+  // entry an SM created, hundreds per SM and launch, and their frees when the SM went).
+  struct WaiterNode {
+    uint32_t tracker;
+    uint32_t next;
+  };
+  std::vector<WaiterNode> waiter_nodes_;
+  std::vector<uint32_t> free_waiters_;
+  void add_waiter(Entry& en, uint32_t tracker) {
+    const uint32_t n = take_slot(waiter_nodes_, free_waiters_);
+    waiter_nodes_[n] = WaiterNode{tracker, kNil};
+    if (en.last_waiter == kNil) en.first_waiter = n;
+    else waiter_nodes_[en.last_waiter].next = n;
+    en.last_waiter = n;
+  }
 };
 
 }  // namespace warpsim::timing

@@ -148,6 +148,33 @@ struct MemorySystem::Impl {
       : m(mm),
         tag_ticks(mm.l2.clock_mhz ? uint64_t(double(L2Slice::kTick) * mm.sm_clock_mhz / mm.l2.clock_mhz + 0.5) : L2Slice::kTick) {}
 
+  // The host side of the event loop: thousands of requests in flight keep their records (and the
+  // L2 tags they are about to look up) far apart in memory, and each event's first touch of them
+  // was a cache miss. While an event is processed, the records of the next two in the cycle and
+  // the tag set the next one looks up are brought in. No effect on the model.
+  void prefetch_ahead() const {
+    // Three events ahead: the record; two: (the record is in) the index of the tag set an L2
+    // lookup will read; one: (the index is in) the set's ways, or what an SM's response reads.
+    auto looks_up = [&](const Event* n) { return l2_on && (n->type == Ev::AtSlice || n->type == Ev::FarProbe); };
+    if (const Event* n = q.ahead(2)) {
+      const char* p = n->type == Ev::ToDram ? reinterpret_cast<const char*>(&txns[n->req])
+                                            : reinterpret_cast<const char*>(&reqs[n->req]);
+      __builtin_prefetch(p);
+      __builtin_prefetch(p + 63);
+    }
+    if (const Event* n = q.ahead(1); n && looks_up(n)) slices[n->slice].tags.prefetch_index(reqs[n->req].r.line);
+    if (const Event* n = q.ahead(0)) {
+      if (looks_up(n)) {
+        slices[n->slice].tags.prefetch(reqs[n->req].r.line);
+      } else if (n->type == Ev::AtSm) {
+        const MemRequest& r = reqs[n->req].r;
+        if (r.sm < clients.size() && clients[r.sm]) clients[r.sm]->prefetch_response(r.tag);
+      }
+    }
+    // The bucket's events further on, read in turn by the next pops.
+    if (const Event* n = q.ahead(5)) __builtin_prefetch(n);
+  }
+
   uint32_t new_req(const MemRequest& r) {
     const uint32_t id = take_slot(reqs, free_reqs);
     reqs[id] = Req{};
@@ -282,6 +309,7 @@ struct MemorySystem::Impl {
     L2Slice::Miss& ms = *it;
     ms.arrived |= sectors;
     auto& ws = ms.waiters;
+    for (const auto& w : ws) __builtin_prefetch(&reqs[w.req]);  // (host caches only: see prefetch_ahead)
     for (size_t i = 0; i < ws.size();) {
       if ((ws[i].needed & ~ms.arrived) == 0) {
         uint32_t rid = ws[i].req;
@@ -600,6 +628,7 @@ void MemorySystem::advance(uint64_t t) {
         if (s.cnext[c] > n) continue;
         s.done.clear();
         s.ctrls[c]->advance(n, s.done);
+        for (auto& d : s.done) __builtin_prefetch(&s.txns[d.id]);  // (host caches: their records, all at once)
         for (auto& d : s.done) s.dram_done(uint32_t(d.id), std::max(d.done, n), d.row);
         s.feed(uint32_t(c), n);  // also refreshes cnext[c]
       }
@@ -607,6 +636,7 @@ void MemorySystem::advance(uint64_t t) {
     }
     Event e = s.q.top();
     s.q.pop();
+    s.prefetch_ahead();
     s.now = std::max(s.now, e.t);
     switch (e.type) {
       case Ev::Send: {

@@ -25,6 +25,9 @@ class MemClient {
  public:
   virtual ~MemClient() = default;
   virtual void on_response(uint32_t tag, uint64_t t) = 0;
+  // A response for `tag` comes soon: the client may bring what on_response will read into the
+  // host's caches. No effect on the model.
+  virtual void prefetch_response(uint32_t tag) const {}
 };
 
 // Discard (PTX discard.global.L2): the line's contents become undefined; its L2 copies go without a

@@ -60,6 +60,17 @@ class SectorCache {
   Victim write(uint64_t line, uint32_t sectors, Evict e = Evict::Unchanged);
   // Drops the line; returns its dirty sectors (the caller decides where they go).
   uint32_t invalidate(uint64_t line);
+  // Asks the host's caches for the tags of `line`'s set, ahead of a lookup the caller knows is
+  // coming (the L2's sets are spread over megabytes: a lookup is a cache miss otherwise). No
+  // effect on the model.
+  // The first step of that, one event earlier: where the set's ways are.
+  void prefetch_index(uint64_t line) const { arena_.prefetch_index(set_of(line)); }
+  void prefetch(uint64_t line) const {
+    const uint32_t s = set_of(line);
+    if (!live(s)) return;
+    const char* p = reinterpret_cast<const char*>(set_ways(s));
+    for (size_t off = 0; off < size_t(assoc_) * sizeof(Way); off += 64) __builtin_prefetch(p + off);
+  }
   // Makes a present line the least recently used of its set (the next victim of its class).
   void age(uint64_t line);
   // Applies `e` to a present line's class (no LRU change); false when absent.
