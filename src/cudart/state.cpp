@@ -177,6 +177,14 @@ runtime::Module* load_module(runtime::Device& dev, std::string_view text, const 
 }
 }  // namespace
 
+// libcudadevrt's PTX (linked in by -lcudadevrt for dynamic parallelism): its functions wrap
+// driver "syscalls"; warpsim's engine provides the device runtime's entry points itself
+// (func/ops_control.cpp), so this unit is left out of the link.
+bool is_device_runtime(const FatbinEntry& e) {
+  static const std::string marker = "__cuda_syscall_cnpv2LaunchDevice";
+  return std::search(e.payload.begin(), e.payload.end(), marker.begin(), marker.end()) != e.payload.end();
+}
+
 bool State::ensure_loaded(FatbinHandle& h) {
   if (h.loaded) return h.error.empty();
   h.loaded = true;
@@ -221,7 +229,7 @@ bool State::ensure_loaded(FatbinHandle& h) {
   {
     std::vector<const FatbinEntry*> ptxs;
     for (auto& c : containers)
-      if (const FatbinEntry* e = best_ptx(c, arch)) ptxs.push_back(e);
+      if (const FatbinEntry* e = best_ptx(c, arch); e && !is_device_runtime(*e)) ptxs.push_back(e);
     if (ptxs.size() > 1) {
       std::vector<std::string> units;
       uint32_t lowest = ~0u;
@@ -271,6 +279,7 @@ bool State::ensure_loaded(FatbinHandle& h) {
       if (e)
         for (auto& [n, r] : h.cubin) r.max_threads = 0;
     }
+    if (e && is_device_runtime(*e)) continue;
     if (!e) {
       for (auto& x : containers[i])
         if (x.kind == EntryKind::Ptx && !x.error.empty()) why_not += "  PTX entry: " + x.error + "\n";

@@ -820,6 +820,22 @@ bool Engine::prepare(const LoadedModule& m, const std::string& kernel, const Lau
 }
 
 LaunchResult Engine::finish(const LoadedModule& m, LaunchState& ls, LaunchResult res) {
+  // Grids its threads launched: their parameters as the parent left them, then the buffers go
+  // back to the heap (launched or not).
+  for (auto& d : ls.device_launches) {
+    if (d.launched && d.func < m.prog.funcs.size() && ls.fault.kind == FaultKind::None) {
+      const DFunction& f = m.prog.funcs[d.func];
+      ChildGrid c;
+      c.kernel = f.name;
+      c.grid = d.grid, c.block = d.block;
+      c.dynamic_smem = d.smem;
+      c.params.resize(kernel_param_bytes(f));
+      if (!c.params.empty()) ls.mem->host_read(d.params, c.params.data(), c.params.size());
+      res.children.push_back(std::move(c));
+    }
+    if (ls.heap) ls.heap->release(d.params);
+  }
+  ls.device_launches.clear();
   res.fault = ls.fault;
   if (ls.fault.kind != FaultKind::None) res.fault.where = source_location(m, ls.fault.pc);
   res.warp_instrs = ls.warp_instrs;

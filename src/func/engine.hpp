@@ -71,6 +71,14 @@ struct LaunchConfig {
   uint64_t progress_every = 1u << 22;
 };
 
+// A grid launched from device code, to run after the grid that launched it.
+struct ChildGrid {
+  std::string kernel;
+  Dim3 grid, block;
+  uint32_t dynamic_smem = 0;
+  std::vector<uint8_t> params;  // as the parent wrote its parameter buffer
+};
+
 struct LaunchResult {
   FaultInfo fault;               // kind None on success
   std::string kernel;
@@ -78,6 +86,7 @@ struct LaunchResult {
   uint64_t thread_instrs = 0;          // active threads per warp instruction, summed
   uint64_t thread_instrs_pred_on = 0;  // ... whose guard predicate held
   std::vector<std::string> printf_out;
+  std::vector<ChildGrid> children;  // launched by this grid's threads, in launch order
   bool ok() const { return fault.kind == FaultKind::None; }
   std::string report() const;    // a readable fault report naming kernel, block, thread and PTX line
 };

@@ -9,6 +9,7 @@
 
 #include "func/decode.hpp"
 #include "func/exec.hpp"
+#include "func/memory_access.hpp"
 
 namespace warpsim::func {
 
@@ -179,6 +180,17 @@ std::string format_printf(ExecCtx& ctx, unsigned l, uint64_t fmt_addr, uint64_t 
   return out;
 }
 
+}  // namespace
+
+uint64_t kernel_param_bytes(const DFunction& f) {
+  uint64_t end = 0;
+  for (size_t i = 0; i < f.param_offsets.size() && i < f.param_sizes.size(); ++i)
+    end = std::max<uint64_t>(end, uint64_t(f.param_offsets[i]) + f.param_sizes[i]);
+  return end;
+}
+
+namespace {
+
 void exec_builtin(ExecCtx& ctx, const DInstr& in, const CallSite& cs, uint32_t mask) {
   for (unsigned l = 0; l < kWarpSize; ++l) {
     if (!(mask >> l & 1)) continue;
@@ -187,6 +199,11 @@ void exec_builtin(ExecCtx& ctx, const DInstr& in, const CallSite& cs, uint32_t m
       uint64_t v = 0;
       if (i < cs.args.size()) std::memcpy(&v, p + cs.args[i].first, std::min<uint32_t>(8, cs.args[i].second));
       return v;
+    };
+    auto argdim = [&](size_t i) {
+      uint32_t v[3] = {1, 1, 1};
+      if (i < cs.args.size()) std::memcpy(v, p + cs.args[i].first, std::min<uint32_t>(12, cs.args[i].second));
+      return Dim3{v[0], v[1], v[2]};
     };
     uint64_t ret = 0;
     uint32_t ret_bytes = 4;
@@ -226,6 +243,61 @@ void exec_builtin(ExecCtx& ctx, const DInstr& in, const CallSite& cs, uint32_t m
           return;
         }
         break;
+      case CallSite::CdpBufferV2:
+      case CallSite::CdpBufferV1: {
+        // V2: (kernel, grid, block, dynamic shared memory); V1: (alignment, size). A null buffer
+        // when the launch cannot be made (no such kernel, the heap full, 2048 launches pending:
+        // cudaLimitDevRuntimePendingLaunchCount's default), which the parent's code checks.
+        ret_bytes = 8;
+        auto& dl = ctx.launch.device_launches;
+        if (dl.size() >= 2048 || !ctx.launch.heap) break;
+        LaunchState::DeviceLaunch d;
+        uint64_t bytes = 0;
+        if (cs.builtin == CallSite::CdpBufferV2) {
+          const uint64_t f = arg64(0) - kFunctionBase;
+          if (f >= ctx.prog.funcs.size() || !ctx.prog.funcs[f].is_entry) break;
+          d.func = uint32_t(f);
+          d.grid = argdim(1), d.block = argdim(2);
+          d.smem = uint32_t(arg64(3));
+          bytes = kernel_param_bytes(ctx.prog.funcs[f]);
+        } else {
+          bytes = arg64(1);
+        }
+        d.params = ctx.launch.heap->alloc(std::max<uint64_t>(bytes, 1));
+        if (!d.params) break;
+        dl.push_back(d);
+        ret = d.params;
+        break;
+      }
+      case CallSite::CdpLaunchV2:
+      case CallSite::CdpLaunchV1: {
+        // V2: (parameter buffer, stream); V1: (kernel, parameter buffer, grid, block, smem, stream).
+        const uint64_t buf = arg64(cs.builtin == CallSite::CdpLaunchV2 ? 0 : 1);
+        ret = 1;  // cudaErrorInvalidValue: not a buffer this grid got
+        for (auto& d : ctx.launch.device_launches)
+          if (d.params == buf && !d.launched) {
+            if (cs.builtin == CallSite::CdpLaunchV1) {
+              const uint64_t f = arg64(0) - kFunctionBase;
+              if (f >= ctx.prog.funcs.size() || !ctx.prog.funcs[f].is_entry) break;
+              d.func = uint32_t(f);
+              d.grid = argdim(2), d.block = argdim(3);
+              d.smem = uint32_t(arg64(4));
+            }
+            d.launched = true;
+            ret = 0;
+            break;
+          }
+        break;
+      }
+      case CallSite::CdpStreamCreate: {
+        // Streams of device code order nothing here: every child grid runs after its parent.
+        uint8_t* h = resolve_access(ctx, AccessSpace::Generic, l, arg64(0), 8, true);
+        if (!h) return;
+        const uint64_t handle = 0x5000 + ++ctx.launch.device_streams;
+        std::memcpy(h, &handle, 8);
+        break;
+      }
+      case CallSite::CdpSuccess: break;
       default:
         ctx.fault(FaultKind::Unsupported, l, 0, "unsupported built-in call");
         return;
@@ -310,6 +382,19 @@ uint32_t param_var_size(const Function& fn, const Operand& o) {
   return 0;
 }
 
+// libcudadevrt's entry points that warpsim provides (the names nvcc's CDP2 code calls, and the
+// CDP1-era ones).
+CallSite::Builtin cdp_builtin(const std::string& name) {
+  if (name == "__cudaCDP2GetParameterBufferV2" || name == "cudaGetParameterBufferV2") return CallSite::CdpBufferV2;
+  if (name == "__cudaCDP2GetParameterBuffer" || name == "cudaGetParameterBuffer") return CallSite::CdpBufferV1;
+  if (name == "__cudaCDP2LaunchDeviceV2" || name == "cudaLaunchDeviceV2") return CallSite::CdpLaunchV2;
+  if (name == "__cudaCDP2LaunchDevice" || name == "cudaLaunchDevice") return CallSite::CdpLaunchV1;
+  if (name == "__cudaCDP2StreamCreateWithFlags") return CallSite::CdpStreamCreate;
+  if (name == "__cudaCDP2StreamDestroy" || name == "__cudaCDP2GetLastError" || name == "__cudaCDP2PeekAtLastError")
+    return CallSite::CdpSuccess;
+  return CallSite::None;
+}
+
 bool dec_call(DecodeCtx& c, const Instruction& ins, DInstr& out) {
   const auto& ops = ins.operands;
   size_t i = 0;
@@ -351,11 +436,13 @@ bool dec_call(DecodeCtx& c, const Instruction& ins, DInstr& out) {
       cs.builtin = CallSite::AssertFail;
     } else if (target.name == "malloc" || target.name == "free") {
       cs.builtin = target.name == "malloc" ? CallSite::Malloc : CallSite::Free;
+    } else if (CallSite::Builtin b = cdp_builtin(target.name); b != CallSite::None) {
+      cs.builtin = b;
     } else if (target.name.rfind("__cudaCDP", 0) == 0 || target.name.rfind("cudaLaunchDevice", 0) == 0 ||
                target.name.rfind("cudaGetParameterBuffer", 0) == 0) {
-      // The device runtime of CUDA dynamic parallelism (libcudadevrt): child grids are not modelled.
-      return c.fail(fmt::format("call to '{}': dynamic parallelism (kernel launches from device code, "
-                                "-rdc=true -lcudadevrt) is not supported by warpsim", target.name));
+      // The rest of libcudadevrt (device-side events, memory copies, ...) is not provided.
+      return c.fail(fmt::format("call to '{}': this function of the device runtime (dynamic parallelism) is not "
+                                "supported by warpsim; kernel launches, streams and error queries are", target.name));
     } else {
       return c.fail(fmt::format("call to '{}', which is declared but not defined in this module", target.name));
     }

@@ -97,13 +97,20 @@ struct DFunction {
   std::shared_ptr<const ptx::Function> rewritten;
 };
 
+// Bytes of a kernel's parameter buffer (its .entry parameters, laid out as declared).
+uint64_t kernel_param_bytes(const DFunction& f);
+
 // A call instruction's parameter passing, resolved at decode time. Offsets are absolute in a lane's
 // param area (caller and callee frames live at their functions' param_base).
 struct CallSite {
   uint32_t callee = ~0u;  // DFunction index; ~0u for an indirect call (target register)
   std::vector<std::pair<uint32_t, uint32_t>> args;  // (caller offset, size) per argument
   uint32_t ret_off = ~0u, ret_size = 0;             // caller's return variable
-  enum Builtin : uint8_t { None, Vprintf, AssertFail, Malloc, Free } builtin = None;
+  enum Builtin : uint8_t {
+    None, Vprintf, AssertFail, Malloc, Free,
+    // The device runtime of dynamic parallelism (libcudadevrt's entry points, CDP2 ABI).
+    CdpBufferV2, CdpBufferV1, CdpLaunchV2, CdpLaunchV1, CdpStreamCreate, CdpSuccess
+  } builtin = None;
 };
 
 struct Program {

@@ -264,6 +264,18 @@ struct LaunchState {
   MemTrace* trace = nullptr;            // timing mode: the accesses of the instruction being executed
   std::vector<RangePolicy> range_policies;  // createpolicy.range values (cache_policy.hpp)
   StoragePool* storage_pool = nullptr;      // the module's storage of finished warps (WarpStorage)
+  // Grids launched by this grid's threads (CUDA dynamic parallelism), in launch order: a parameter
+  // buffer from the device heap per launch, filled by the parent; the runtime runs the launched
+  // ones after this grid (Engine::finish hands them over).
+  struct DeviceLaunch {
+    uint32_t func = ~0u;  // the child kernel (Program::funcs index), ~0u until known (CDP1 order)
+    Dim3 grid, block;
+    uint32_t smem = 0;
+    uint64_t params = 0;  // device address of its parameter buffer
+    bool launched = false;
+  };
+  std::vector<DeviceLaunch> device_launches;
+  uint64_t device_streams = 0;  // streams created by device code (handles only)
 };
 
 }  // namespace warpsim::func

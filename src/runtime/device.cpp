@@ -129,6 +129,60 @@ LaunchOutcome Device::launch(const Module& m, const ptx::Function& k, const Laun
 }
 
 std::vector<LaunchOutcome> Device::launch_together(const std::vector<LaunchItem>& items) {
+  std::vector<LaunchOutcome> outs = launch_batch(items);
+  launch_children(items, outs, 1);
+  return outs;
+}
+
+void Device::launch_children(const std::vector<LaunchItem>& parents, std::vector<LaunchOutcome>& outs, int depth) {
+  // The nesting limit of the device runtime (CUDA Programming Guide, dynamic parallelism: 24).
+  constexpr int kMaxDepth = 24;
+  std::vector<LaunchItem> children;
+  std::vector<size_t> parent_of;
+  for (size_t i = 0; i < outs.size(); ++i) {
+    auto grids = std::move(outs[i].result.children);
+    outs[i].result.children.clear();
+    if (grids.empty() || !outs[i].result.ok()) continue;
+    if (depth > kMaxDepth) {
+      outs[i].result.fault.kind = func::FaultKind::Unsupported;
+      outs[i].result.fault.message = fmt::format("kernel launches from device code nested deeper than {} levels", kMaxDepth);
+      continue;
+    }
+    for (auto& g : grids) {
+      LaunchItem c;
+      c.module = parents[i].module;
+      c.kernel = parents[i].module->kernel(g.kernel);
+      if (!c.kernel) continue;  // the engine only hands out the module's own kernels
+      c.req.grid = g.grid;
+      c.req.block = g.block;
+      c.req.dynamic_smem = g.dynamic_smem;
+      c.req.marshalled = true;
+      c.req.params = std::move(g.params);
+      children.push_back(std::move(c));
+      parent_of.push_back(i);
+    }
+  }
+  if (children.empty()) return;
+  std::vector<LaunchOutcome> couts = launch_batch(children);
+  launch_children(children, couts, depth + 1);
+  // A child that could not launch or that faulted fails its parent's launch, as a device-side
+  // error surfaces at the host's next synchronisation.
+  for (size_t j = 0; j < couts.size(); ++j) {
+    LaunchOutcome& p = outs[parent_of[j]];
+    if (!p.result.ok() || p.cuda_error) continue;
+    if (couts[j].cuda_error) {
+      p.result.fault.kind = func::FaultKind::Unsupported;
+      p.result.fault.message = fmt::format("a kernel it launched ({}) could not start: {}", children[j].kernel->name,
+                                           couts[j].message);
+    } else if (!couts[j].result.ok()) {
+      p.result.fault = couts[j].result.fault;
+      p.result.fault.message = fmt::format("in a kernel it launched ({}): {}", children[j].kernel->name,
+                                           couts[j].result.fault.message);
+    }
+  }
+}
+
+std::vector<LaunchOutcome> Device::launch_batch(const std::vector<LaunchItem>& items) {
   std::vector<LaunchOutcome> outs(items.size());
   // Timing mode: every launch that passes its checks is prepared, then all run on one GPU.
   struct Timed {

@@ -110,6 +110,8 @@ class Device {
   // Kernels from different streams that share the GPU: in timing mode their CTAs are distributed
   // together (launch order first) and they overlap in simulated time; functional mode runs them in
   // order. One outcome per item, in order.
+  // Grids launched from device code (dynamic parallelism) run after the batch, as a batch of their
+  // own (their children after them, up to 24 levels); a child's failure is its parent's.
   std::vector<LaunchOutcome> launch_together(const std::vector<LaunchItem>& items);
 
   // Simulated time in nanoseconds since device creation. Timing mode: each kernel advances it by
@@ -169,6 +171,8 @@ class Device {
   static constexpr uint64_t kWorkspaceBytes = 16, kWorkspaceSlots = 256;
   uint64_t grid_workspaces_ = 0;
   uint64_t grid_workspace(size_t slot);
+  std::vector<LaunchOutcome> launch_batch(const std::vector<LaunchItem>& items);
+  void launch_children(const std::vector<LaunchItem>& parents, std::vector<LaunchOutcome>& outs, int depth);
   // The timing model's view of a prepared launch: CTA footprint and limit from the occupancy rules.
   // What one CTA of this launch takes from an SM, by the occupancy calculator's rules (registers
   // estimated from PTX are fitted to the register file, as a JIT compile would be).

@@ -544,3 +544,95 @@ TEST(Engine, CtasThatDoNotFitTogetherCannotPassASoftwareGridBarrier) {
   EXPECT_EQ(r.fault.kind, func::FaultKind::InstructionLimit);
   EXPECT_EQ(h.download<uint32_t>(counter, 1)[0], 4u);  // the resident four arrived, no more
 }
+
+// Dynamic parallelism's device runtime (CDP2 ABI, as nvcc -rdc=true emits it): each thread gets a
+// parameter buffer for `child`, fills it and launches; the grid's result lists the launches with
+// their configuration and parameters, in launch order, for the runtime to run after it. A buffer
+// for something that is not a kernel is null, and launching an unknown buffer is an error.
+TEST(Engine, DeviceLaunchesAreHandedToTheRuntime) {
+  func::EngineConfig cfg;
+  Harness h(cfg);
+  ASSERT_TRUE(h.load(kHead + R"(
+.extern .func (.param .b64 ret) __cudaCDP2GetParameterBufferV2(.param .b64 f, .param .align 4 .b8 g[12],
+                                                                .param .align 4 .b8 b[12], .param .b32 smem);
+.extern .func (.param .b32 ret) __cudaCDP2LaunchDeviceV2(.param .b64 buf, .param .b64 stream);
+.visible .entry child(.param .u64 p, .param .u32 v) { ret; }
+.visible .func helper() { ret; }
+.visible .entry parent(.param .u64 out)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<8>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  mov.u64 %rd2, child;
+  {
+  .param .b64 a0; .param .align 4 .b8 a1[12]; .param .align 4 .b8 a2[12]; .param .b32 a3; .param .b64 r0;
+  st.param.b64 [a0], %rd2;
+  add.u32 %r2, %r1, 1;
+  st.param.b32 [a1], %r2; st.param.b32 [a1+4], 1; st.param.b32 [a1+8], 1;
+  st.param.b32 [a2], 64; st.param.b32 [a2+4], 2; st.param.b32 [a2+8], 1;
+  st.param.b32 [a3], 256;
+  call.uni (r0), __cudaCDP2GetParameterBufferV2, (a0, a1, a2, a3);
+  ld.param.b64 %rd3, [r0];
+  }
+  st.u64 [%rd3], %rd1;
+  mul.lo.u32 %r3, %r1, 10;
+  st.u32 [%rd3+8], %r3;
+  {
+  .param .b64 b0; .param .b64 b1; .param .b32 s0;
+  st.param.b64 [b0], %rd3; st.param.b64 [b1], 0;
+  call.uni (s0), __cudaCDP2LaunchDeviceV2, (b0, b1);
+  ld.param.b32 %r4, [s0];
+  }
+  // a buffer for a device function (not a kernel) is null; launching a bogus buffer fails
+  mov.u64 %rd4, helper;
+  {
+  .param .b64 a0; .param .align 4 .b8 a1[12]; .param .align 4 .b8 a2[12]; .param .b32 a3; .param .b64 r0;
+  st.param.b64 [a0], %rd4;
+  st.param.b32 [a1], 1; st.param.b32 [a1+4], 1; st.param.b32 [a1+8], 1;
+  st.param.b32 [a2], 1; st.param.b32 [a2+4], 1; st.param.b32 [a2+8], 1;
+  st.param.b32 [a3], 0;
+  call.uni (r0), __cudaCDP2GetParameterBufferV2, (a0, a1, a2, a3);
+  ld.param.b64 %rd5, [r0];
+  }
+  {
+  .param .b64 b0; .param .b64 b1; .param .b32 s0;
+  st.param.b64 [b0], 4096; st.param.b64 [b1], 0;
+  call.uni (s0), __cudaCDP2LaunchDeviceV2, (b0, b1);
+  ld.param.b32 %r5, [s0];
+  }
+  mul.wide.u32 %rd6, %r1, 16;
+  add.s64 %rd7, %rd1, %rd6;
+  st.global.u32 [%rd7], %r4;
+  st.global.u32 [%rd7+4], %r5;
+  st.global.u64 [%rd7+8], %rd5;
+  ret;
+}
+)"));
+  uint64_t out = h.alloc(4 * 16);
+  auto r = h.run("parent", {1, 1, 1}, {4, 1, 1}, Harness::Params().add(out));
+  ASSERT_TRUE(r.ok()) << r.report();
+  auto v = h.download<uint32_t>(out, 16);
+  for (unsigned t = 0; t < 4; ++t) {
+    EXPECT_EQ(v[t * 4 + 0], 0u) << "launch status of thread " << t;
+    EXPECT_EQ(v[t * 4 + 1], 1u) << "an unknown buffer: cudaErrorInvalidValue";
+    EXPECT_EQ(v[t * 4 + 2] | v[t * 4 + 3], 0u) << "no buffer for a non-kernel";
+  }
+  ASSERT_EQ(r.children.size(), 4u);
+  for (unsigned t = 0; t < 4; ++t) {
+    const func::ChildGrid& c = r.children[t];
+    EXPECT_EQ(c.kernel, "child");
+    EXPECT_EQ(c.grid.x, t + 1);
+    EXPECT_EQ(c.block.x, 64u);
+    EXPECT_EQ(c.block.y, 2u);
+    EXPECT_EQ(c.dynamic_smem, 256u);
+    ASSERT_EQ(c.params.size(), 12u);
+    uint64_t p;
+    uint32_t val;
+    std::memcpy(&p, c.params.data(), 8);
+    std::memcpy(&val, c.params.data() + 8, 4);
+    EXPECT_EQ(p, out);
+    EXPECT_EQ(val, t * 10);
+  }
+}
