@@ -67,6 +67,20 @@ State::State() {
   }
   dev = std::make_unique<runtime::Device>(spec);
   dev->set_mode(mode);
+  // Kernels launched from device code: their KernelEntry's resources, as for a host launch. Called
+  // during a launch, under `mu`.
+  dev->set_child_resources([this](const runtime::Module& m, const std::string& name, runtime::LaunchRequest& req) {
+    for (auto& [stub, k] : kernels) {
+      if (k.name != name || !k.fatbin) continue;
+      if (std::find(k.fatbin->modules.begin(), k.fatbin->modules.end(), &m) == k.fatbin->modules.end()) continue;
+      if (resolve(k) != 0) return;
+      req.regs = k.res.regs;
+      req.regs_estimated = k.regs_estimated;
+      req.max_dynamic_smem = uint32_t(k.max_dynamic_smem);
+      req.usage = kernel_usage(dev->spec(), k);
+      return;
+    }
+  });
   // WARPSIM_CACHE_CONTROL (warpsim run --cache-control): "all" flushes the L2 before every kernel,
   // as Nsight Compute does by default; "none" (the default) leaves it as the last kernel left it.
   if (const char* cc = std::getenv("WARPSIM_CACHE_CONTROL"); cc && *cc) {

@@ -158,6 +158,7 @@ void Device::launch_children(const std::vector<LaunchItem>& parents, std::vector
       c.req.dynamic_smem = g.dynamic_smem;
       c.req.marshalled = true;
       c.req.params = std::move(g.params);
+      if (child_resources_) child_resources_(*c.module, g.kernel, c.req);
       children.push_back(std::move(c));
       parent_of.push_back(i);
     }
@@ -169,6 +170,10 @@ void Device::launch_children(const std::vector<LaunchItem>& parents, std::vector
   // error surfaces at the host's next synchronisation.
   for (size_t j = 0; j < couts.size(); ++j) {
     LaunchOutcome& p = outs[parent_of[j]];
+    // Device printf of a child comes after its parent's (and its own children's after it).
+    auto& lines = couts[j].result.printf_out;
+    p.result.printf_out.insert(p.result.printf_out.end(), std::make_move_iterator(lines.begin()),
+                               std::make_move_iterator(lines.end()));
     if (!p.result.ok() || p.cuda_error) continue;
     if (couts[j].cuda_error) {
       p.result.fault.kind = func::FaultKind::Unsupported;

@@ -113,6 +113,10 @@ class Device {
   // Grids launched from device code (dynamic parallelism) run after the batch, as a batch of their
   // own (their children after them, up to 24 levels); a child's failure is its parent's.
   std::vector<LaunchOutcome> launch_together(const std::vector<LaunchItem>& items);
+  // Fills in what a kernel launched from device code takes (registers from its cubin, limits) as
+  // a host launch of it would have: the CUDA runtime layer knows the cubins, the device does not.
+  using ChildResources = std::function<void(const Module&, const std::string& kernel, LaunchRequest&)>;
+  void set_child_resources(ChildResources f) { child_resources_ = std::move(f); }
 
   // Simulated time in nanoseconds since device creation. Timing mode: each kernel advances it by
   // its launch overhead and cycles at the SM clock. Functional mode (a placeholder): by
@@ -172,6 +176,7 @@ class Device {
   uint64_t grid_workspaces_ = 0;
   uint64_t grid_workspace(size_t slot);
   std::vector<LaunchOutcome> launch_batch(const std::vector<LaunchItem>& items);
+  ChildResources child_resources_;
   void launch_children(const std::vector<LaunchItem>& parents, std::vector<LaunchOutcome>& outs, int depth);
   // The timing model's view of a prepared launch: CTA footprint and limit from the occupancy rules.
   // What one CTA of this launch takes from an SM, by the occupancy calculator's rules (registers

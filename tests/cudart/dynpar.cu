@@ -2,7 +2,7 @@
 // it (CDP2): child grids per parent thread, a child with dynamic shared memory and a struct
 // argument, launches into a device-created stream, cudaStreamTailLaunch and
 // cudaStreamFireAndForget, recursion three levels deep (a parallel sum that halves its range), and
-// cudaGetLastError in device code. Results are checked on the host after cudaDeviceSynchronize
+// cudaGetLastError in device code, and device printf from a child grid. Results are checked on the host after cudaDeviceSynchronize
 // (a parent cannot wait for its children in CDP2), against a CPU reference.
 #include <cstdio>
 
@@ -10,6 +10,10 @@ struct Span {
   int begin, count;
   float scale;
 };
+
+__global__ void hello(int v) {
+  if (threadIdx.x == 0) printf("a child grid says %d\n", v);
+}
 
 __global__ void fill(int* p, int base) { p[base + threadIdx.x] = base + threadIdx.x; }
 
@@ -45,6 +49,7 @@ __global__ void parent(int* p, const float* in, float* out, int* errors) {
   if (threadIdx.x == 0) {
     Span sp{16, 48, 2.5f};
     reverse_scaled<<<1, 64, 64 * sizeof(float)>>>(in, out, sp);
+    hello<<<1, 32>>>(42);
   }
   if (cudaGetLastError() != cudaSuccess) atomicAdd(errors, 1);
 }
