@@ -470,22 +470,13 @@ CubinPtx& cubin_ptx() {
   static CubinPtx* c = new CubinPtx();
   return *c;
 }
-// The bytes an in-memory ELF image spans (its headers and sections), 0 if it is malformed. A
-// cubin passed to cuModuleLoadData comes without a size.
+// The bytes an in-memory ELF image spans, from its headers (at most 1 GiB); 0 if malformed.
 size_t elf_image_size(const uint8_t* p) {
-  using warpsim::cudart::elf64::le;
-  if (p[4] != 2 || p[5] != 1) return 0;
-  const uint64_t shoff = le(p + 0x28, 8), shentsize = le(p + 0x3a, 2), shnum = le(p + 0x3c, 2);
-  const uint64_t phoff = le(p + 0x20, 8), phentsize = le(p + 0x36, 2), phnum = le(p + 0x38, 2);
-  if (shentsize < 64 || shnum == 0 || shnum > 65535 || shoff > (uint64_t(1) << 32)) return 0;
-  uint64_t end = std::max<uint64_t>(shoff + shnum * shentsize, phoff + phnum * phentsize);
-  for (uint64_t i = 0; i < shnum; ++i) {
-    const uint8_t* sh = p + shoff + i * shentsize;
-    const uint64_t type = le(sh + 4, 4), off = le(sh + 24, 8), size = le(sh + 32, 8);
-    if (type != warpsim::cudart::elf64::kShtNobits && off < (uint64_t(1) << 32) && size < (uint64_t(1) << 32))
-      end = std::max(end, off + size);
-  }
-  return size_t(end);
+  auto read = [p](uint64_t off, uint64_t n, std::vector<uint8_t>& out) {
+    out.assign(p + off, p + off + n);
+    return true;
+  };
+  return size_t(warpsim::cudart::elf64::image_extent(read, uint64_t(1) << 30));
 }
 
 // The PTX of a cubin NVRTC compiled here, if `p` is one.

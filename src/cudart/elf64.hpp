@@ -4,6 +4,7 @@
 // piecewise); header-only so that the command need not link the runtime library.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -73,6 +74,23 @@ bool read_sections(Read&& read, uint64_t image_size, Table& out, std::string& er
     }
   }
   return true;
+}
+
+// The bytes an ELF image spans (its header tables and every section with bytes), for an
+// image that comes without a size (cuModuleLoadData of a cubin); 0 if the headers are malformed or
+// claim more than `limit` bytes.
+template <class Read>
+uint64_t image_extent(Read&& read, uint64_t limit) {
+  Table t;
+  std::string err;
+  std::vector<uint8_t> eh;
+  if (!read_sections(read, limit, t, err) || !read(0, 64, eh)) return 0;
+  const uint64_t phoff = le(&eh[0x20], 8), phend = phoff + le(&eh[0x38], 2) * le(&eh[0x36], 2);
+  if (phoff > limit || phend > limit) return 0;
+  uint64_t end = std::max(le(&eh[0x28], 8) + le(&eh[0x3c], 2) * le(&eh[0x3a], 2), phend);
+  for (const Section& s : t.sections)
+    if (s.has_bytes()) end = std::max(end, s.offset + s.size);
+  return end;
 }
 
 // The NUL-terminated string at `off` of a string table's bytes (empty when outside it).
