@@ -300,6 +300,15 @@ bool ex_types(int atype, int btype, int ctype, int compute, Gemm& g) {
   return true;
 }
 
+// The Ex forms: warpsim's kernel for the real types it covers, libcublas's own function (of type
+// F, by name) with the caller's arguments otherwise.
+template <class F, class... Args>
+Status ex_or_next(Gemm& g, int atype, int btype, int ctype, int compute, const char* name, Args... args) {
+  if (ex_types(atype, btype, ctype, compute, g)) return run(g);
+  static const F next = real<F>(name);
+  return next ? next(args...) : kNotInitialized;
+}
+
 }  // namespace
 
 #define WARPSIM_CUBLAS extern "C" __attribute__((visibility("default")))
@@ -364,36 +373,24 @@ WARPSIM_CUBLAS Status cublasGemmEx(void* h, int ta, int tb, int m, int n, int k,
                                    int atype, int lda, const void* B, int btype, int ldb, const void* beta, void* C,
                                    int ctype, int ldc, int compute, int algo) {
   Gemm g{h, ta, tb, m, n, k, alpha, beta, A, B, C, lda, ldb, ldc};
-  if (!ex_types(atype, btype, ctype, compute, g)) {
-    static const auto next = real<decltype(&cublasGemmEx)>("cublasGemmEx");
-    return next ? next(h, ta, tb, m, n, k, alpha, A, atype, lda, B, btype, ldb, beta, C, ctype, ldc, compute, algo)
-                : kNotInitialized;
-  }
-  return run(g);
+  return ex_or_next<decltype(&cublasGemmEx)>(g, atype, btype, ctype, compute, "cublasGemmEx", h, ta, tb, m, n, k, alpha,
+                                              A, atype, lda, B, btype, ldb, beta, C, ctype, ldc, compute, algo);
 }
 WARPSIM_CUBLAS Status cublasGemmStridedBatchedEx(void* h, int ta, int tb, int m, int n, int k, const void* alpha,
                                                  const void* A, int atype, int lda, long long sa, const void* B,
                                                  int btype, int ldb, long long sb, const void* beta, void* C,
                                                  int ctype, int ldc, long long sc, int batch, int compute, int algo) {
   Gemm g{h, ta, tb, m, n, k, alpha, beta, A, B, C, lda, ldb, ldc, sa, sb, sc, batch};
-  if (!ex_types(atype, btype, ctype, compute, g)) {
-    static const auto next = real<decltype(&cublasGemmStridedBatchedEx)>("cublasGemmStridedBatchedEx");
-    return next ? next(h, ta, tb, m, n, k, alpha, A, atype, lda, sa, B, btype, ldb, sb, beta, C, ctype, ldc, sc, batch,
-                       compute, algo)
-                : kNotInitialized;
-  }
-  return run(g);
+  return ex_or_next<decltype(&cublasGemmStridedBatchedEx)>(g, atype, btype, ctype, compute, "cublasGemmStridedBatchedEx",
+                                                            h, ta, tb, m, n, k, alpha, A, atype, lda, sa, B, btype,
+                                                            ldb, sb, beta, C, ctype, ldc, sc, batch, compute, algo);
 }
 WARPSIM_CUBLAS Status cublasGemmBatchedEx(void* h, int ta, int tb, int m, int n, int k, const void* alpha,
                                           const void* const A[], int atype, int lda, const void* const B[], int btype,
                                           int ldb, const void* beta, void* const C[], int ctype, int ldc, int batch,
                                           int compute, int algo) {
   Gemm g{h, ta, tb, m, n, k, alpha, beta, A, B, const_cast<void**>(C), lda, ldb, ldc, 0, 0, 0, batch, true};
-  if (!ex_types(atype, btype, ctype, compute, g)) {
-    static const auto next = real<decltype(&cublasGemmBatchedEx)>("cublasGemmBatchedEx");
-    return next ? next(h, ta, tb, m, n, k, alpha, A, atype, lda, B, btype, ldb, beta, C, ctype, ldc, batch, compute,
-                       algo)
-                : kNotInitialized;
-  }
-  return run(g);
+  return ex_or_next<decltype(&cublasGemmBatchedEx)>(g, atype, btype, ctype, compute, "cublasGemmBatchedEx", h, ta, tb,
+                                                     m, n, k, alpha, A, atype, lda, B, btype, ldb, beta, C, ctype, ldc,
+                                                     batch, compute, algo);
 }
