@@ -210,7 +210,7 @@ TEST(Tex, LayeredCubeAndGatherInstructions) {
   mov.f32 %f15, 0f3F800000;  // 1
   tex.cube.v4.f32.f32 {%f16, %f17, %f18, %f19}, [%rd2, {%f13, %f14, %f15, %f15}];
   st.global.f32 [%rd3+4], %f16;
-  // tld4 at (2.0, 1.5): the footprint of columns 1..2, rows 0..1.
+  // tld4 at (2.0, 1.5): x - 0.5 = 1.5, y - 0.5 = 1.0: the footprint of columns 1..2, rows 1..2.
   mov.f32 %f7, 0f40000000;
   mov.f32 %f8, 0f3FC00000;
   tld4.r.2d.v4.f32.f32 {%f9, %f10, %f11, %f12}, [%rd1, {%f7, %f8}];
@@ -288,12 +288,12 @@ TEST(Tex, LayeredCubeAndGatherInstructions) {
   EXPECT_EQ(o[0], 121);  // layer 1, texel (1, 2)
   // Face 1 (-x): s = z/m = 0.5 -> 0.75, t = -y/m = -0.25 -> 0.375; on 2 texels: (1, 0).
   EXPECT_EQ(o[1], 1101);
-  // tld4 (layer 0): (1, 1), (2, 1), (2, 0), (1, 0); tld4.a2d: the same in layer 1.
-  EXPECT_EQ(std::vector<float>(o.begin() + 4, o.begin() + 8), (std::vector<float>{11, 12, 2, 1}));
-  EXPECT_EQ(std::vector<float>(o.begin() + 8, o.end()), (std::vector<float>{111, 112, 102, 101}));
+  // tld4 (layer 0): (1, 2), (2, 2), (2, 1), (1, 1); tld4.a2d: the same in layer 1.
+  EXPECT_EQ(std::vector<float>(o.begin() + 4, o.begin() + 8), (std::vector<float>{21, 22, 12, 11}));
+  EXPECT_EQ(std::vector<float>(o.begin() + 8, o.end()), (std::vector<float>{121, 122, 112, 111}));
   // A layer past the end or negative reads the last layer.
   EXPECT_EQ(tex(7)[0], 121);
-  EXPECT_EQ(tex(uint32_t(-1))[8], 111);
+  EXPECT_EQ(tex(uint32_t(-1))[8], 121);
   EXPECT_EQ(tex(0)[0], 21);
   // Surfaces: layer 5 of 2 reads 0 with .zero (the store is dropped), layer 1 with .clamp; x is
   // 4 bytes (column 1), y row 2.
