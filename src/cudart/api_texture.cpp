@@ -2,10 +2,13 @@
 //
 // A cudaArray is a pitched allocation in device memory (rows 512-byte aligned, as cudaMallocPitch
 // gives): its layout is opaque to programs, which reach it only through the array copy functions
-// and texture/surface objects. Texture and surface objects are entries of the engine's
-// func::TextureTable (handles are small integers, as the driver's), read by tex/suld/sust.
-// Not supported: mipmapped and layered arrays, cube maps, texture references, resource views,
-// sRGB, anisotropic filtering (each an error, not a silent approximation).
+// and texture/surface objects. Layered arrays (cudaArrayLayered: extent (w, 0, layers) or
+// (w, h, layers)) and cubemaps (cudaArrayCubemap: w == h, depth 6, or 6 x cubes with
+// cudaArrayLayered) are laid out as 3D arrays, one slice per layer or face, so cudaMemcpy3D copies
+// them as it copies 3D arrays. Texture and surface objects are entries of the engine's
+// func::TextureTable (handles are small integers, as the driver's), read by tex/tld4/suld/sust.
+// Not supported: mipmapped arrays, texture references, resource views, sRGB, anisotropic
+// filtering, seamless cubemap filtering (each an error, not a silent approximation).
 #include <fmt/format.h>
 
 #include <cstring>
@@ -67,9 +70,25 @@ int allocate_array(void** out, const ChannelFormatDesc* desc, size_t w, size_t h
   if (s.sticky) return ret(s.sticky);
   func::TextureDesc probe;
   if (!out || !desc || w == 0 || !format_of(*desc, probe)) return ret(abi::ErrInvalidValue);
-  if ((d && !h) || (flags & ~0x3u & ~0x20u)) {
-    // cudaArrayLayered (1), cubemaps (4), texture gather (8), ... are not modelled.
-    if (flags & 0x1) fmt::print(stderr, "warpsim: layered CUDA arrays are not supported\n");
+  // cudaArrayLayered 1, SurfaceLoadStore 2, Cubemap 4, TextureGather 8, ColorAttachment 0x20.
+  constexpr unsigned kLayered = 0x1, kCubemap = 0x4, kGather = 0x8, kKnown = 0x2f;
+  if (flags & ~kKnown) {
+    fmt::print(stderr, "warpsim: cudaArray flags 0x{:x} are not supported\n", flags & ~kKnown);
+    return ret(abi::ErrInvalidValue);
+  }
+  const char* bad = nullptr;
+  if (flags & kCubemap) {
+    if (w != h) bad = "a cubemap's width and height must be equal";
+    else if (flags & kLayered ? d == 0 || d % 6 : d != 6)
+      bad = flags & kLayered ? "a layered cubemap's depth must be 6 x its layers" : "a cubemap's depth must be 6";
+  } else if (flags & kLayered) {
+    if (d == 0) bad = "a layered array needs a depth (its number of layers)";
+  } else if (d && !h) {
+    bad = "a 3D array needs a height";
+  }
+  if (!bad && (flags & kGather) && (h == 0 || (d && !(flags & kLayered)))) bad = "texture gather needs a 2D array";
+  if (bad) {
+    fmt::print(stderr, "warpsim: cudaMalloc3DArray {}x{}x{} flags 0x{:x}: {}\n", w, h, d, flags, bad);
     return ret(abi::ErrInvalidValue);
   }
   auto a = std::make_unique<ArrayObj>();
@@ -250,6 +269,12 @@ int resource_of(const ResourceDesc& r, func::TextureDesc& t) {
       t.height = uint32_t(a->height ? a->height : 1);
       t.depth = uint32_t(a->depth ? a->depth : 1);
       t.slice_pitch = t.pitch * t.height;
+      if (a->flags & 0x5) {  // layered or cubemap: the depth counts layers (faces), not slices of a 3D volume
+        t.layers = t.depth;
+        t.layer_pitch = t.slice_pitch;
+        t.depth = 1;
+        t.cubemap = (a->flags & 0x4) != 0;
+      }
       return 0;
     }
     case 2: {  // linear
@@ -307,6 +332,10 @@ CUDART_API abi::Error cudaCreateTextureObject(unsigned long long* tex, const Res
     // tex1Dfetch reads elements by index; a linear resource has no sampler.
     t.filter_linear = false;
     t.normalized_coords = false;
+  }
+  if (td->seamlessCubemap && t.cubemap) {
+    fmt::print(stderr, "warpsim: seamless cubemap filtering is not supported\n");
+    return ret(abi::ErrNotSupported);
   }
   if (td->sRGB) {
     fmt::print(stderr, "warpsim: sRGB textures are not supported\n");

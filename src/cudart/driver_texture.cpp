@@ -2,7 +2,9 @@
 // ...), as the static runtime calls them for cudaMallocArray and cudaCreateTextureObject: each maps
 // onto the runtime's arrays and texture objects (api_texture.cpp), converting the driver's
 // descriptors (an element format and a channel count where the runtime has bits per channel; the
-// sampler's options as flags). Array handles are the runtime's. Lookups: driver_texture_entry.
+// sampler's options as flags). Array handles are the runtime's; CUDA_ARRAY3D_LAYERED, _SURFACE_LDST,
+// _CUBEMAP and _TEXTURE_GATHER have the values of the runtime's cudaArray* flags, so they pass
+// through unchanged. Lookups: driver_texture_entry.
 #include <cstdint>
 #include <cstring>
 #include <string>

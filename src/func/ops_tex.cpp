@@ -1,8 +1,12 @@
 // Texture and surface instructions on bindless objects (PTX ISA 8.7, 9.7.10 tex, 9.7.11 suld/sust),
 // unified texture mode (the texture operand is a cudaTextureObject_t handle; no separate sampler):
 //
-// - tex.{1d,2d,3d}.v4.{f32,s32,u32}.{f32,s32} d, [t, {c}] (and .level/.grad, which read level 0:
-//   the runtime creates no mipmapped textures). Float coordinates go through the texture's sampler
+// - tex.{1d,2d,3d,a1d,a2d,cube,acube}.v4.{f32,s32,u32}.{f32,s32} d, [t, {c}] (and .level/.grad,
+//   which read level 0: the runtime creates no mipmapped textures). Layered geometries put the
+//   layer index first ({l, x}, {l, x, y, _}, {l, x, y, z} for .acube); the hardware takes it as
+//   unsigned and clamps it to the last layer, and never filters across layers. A cube direction
+//   selects a face and face coordinates in [0, 1] (texture.hpp, cube_coord), always normalized and
+//   clamped within the face (no seamless filtering). Float coordinates go through the texture's sampler
 //   as the CUDA Programming Guide's "Texture Fetching" appendix describes: normalized coordinates
 //   are scaled by the size; point sampling takes floor(x); linear filtering takes the texels around
 //   x - 0.5 with weights in 9-bit fixed point (8 fractional bits); the address mode (wrap and
@@ -11,9 +15,14 @@
 //   outside a linear buffer they read 0. cudaReadModeNormalizedFloat maps 8/16-bit integers to
 //   [0, 1] (unsigned) or [-1, 1] (signed); 16-bit float channels are widened. Channels the format
 //   lacks read 0.
-// - suld.b / sust.b.{1d,2d,3d}{.v2,.v4}.{b8,b16,b32,b64}{.trap,.clamp,.zero}: the x coordinate is
-//   in bytes, y and z in rows and slices; out of range: .trap faults, .clamp uses the nearest
-//   element, .zero reads 0 and drops stores.
+// - tld4.{r,g,b,a}.{2d,a2d}.v4.{f32,s32,u32}.f32: one component of the four texels linear
+//   filtering would weigh, "counter-clockwise from the lower left" with rows growing downwards:
+//   (i, j+1), (i+1, j+1), (i+1, j), (i, j) for i = floor(x - 0.5), j = floor(y - 0.5), whatever the
+//   filter mode (measured on our H100).
+// - suld.b / sust.b.{1d,2d,3d,a1d,a2d}{.v2,.v4}.{b8,b16,b32,b64}{.trap,.clamp,.zero}: the x
+//   coordinate is in bytes, y and z in rows and slices, a layer index first for .a1d/.a2d (cubemap
+//   surfaces are layered ones with 6 layers per cube); out of range: .trap faults, .clamp uses the
+//   nearest element (a layer as unsigned: -1 is the last), .zero reads 0 and drops stores.
 //
 // Every element access is a global-memory access of the resource (memory_access.hpp), so faults and
 // the timing model's access trace are those of loads and stores.
@@ -34,9 +43,24 @@ using namespace ptx;
 
 namespace {
 
-unsigned geometry(const Instruction& ins) {
-  return ins.has(Mod::g1d) ? 1 : ins.has(Mod::g2d) ? 2 : ins.has(Mod::g3d) ? 3 : 0;
+enum Geom : unsigned { kNoGeom = 0, kG1d, kG2d, kG3d, kGA1d, kGA2d, kGCube, kGACube };
+
+Geom geometry(const Instruction& ins) {
+  if (ins.has(Mod::g1d)) return kG1d;
+  if (ins.has(Mod::g2d)) return kG2d;
+  if (ins.has(Mod::g3d)) return kG3d;
+  if (ins.has(Mod::a1d)) return kGA1d;
+  if (ins.has(Mod::a2d)) return kGA2d;
+  if (ins.has(Mod::cube)) return kGCube;
+  if (ins.has(Mod::acube)) return kGACube;
+  return kNoGeom;
 }
+// Coordinates of the texture's own space (a cube's are a direction); a layer index comes first.
+unsigned spatial_dims(unsigned g) {
+  static constexpr unsigned d[] = {0, 1, 2, 3, 1, 2, 3, 3};
+  return d[g];
+}
+bool layered(unsigned g) { return g == kGA1d || g == kGA2d || g == kGACube; }
 
 // A brace list or a single register: its first n elements.
 bool elements(const Operand& o, unsigned n, std::vector<const Operand*>& out) {
@@ -87,8 +111,9 @@ int64_t map_index(int64_t i, uint32_t n, AddressMode m, bool& border) {
 }
 
 // The element's channels: as floats (the read mode applied) and as integers.
-bool read_texel(ExecCtx& ctx, unsigned l, const TextureDesc& t, const int64_t idx[3], float f[4], uint32_t u[4]) {
-  const uint64_t addr = t.base + uint64_t(idx[2]) * t.slice_pitch + uint64_t(idx[1]) * t.pitch +
+bool read_texel(ExecCtx& ctx, unsigned l, const TextureDesc& t, uint64_t slice, const int64_t idx[3], float f[4],
+                uint32_t u[4]) {
+  const uint64_t addr = t.base + slice + uint64_t(idx[2]) * t.slice_pitch + uint64_t(idx[1]) * t.pitch +
                         uint64_t(idx[0]) * t.elem_bytes();
   const unsigned cb = t.channel_bytes;
   for (unsigned c = 0; c < 4; ++c) {
@@ -122,14 +147,70 @@ bool read_texel(ExecCtx& ctx, unsigned l, const TextureDesc& t, const int64_t id
   return true;
 }
 
+AddressMode effective_mode(const TextureDesc& t, unsigned d, bool normalized) {
+  const AddressMode m = t.address[d];
+  // Wrap and mirror need normalized coordinates; otherwise they clamp.
+  return !normalized && (m == AddressMode::Wrap || m == AddressMode::Mirror) ? AddressMode::Clamp : m;
+}
+
+void border_texel(const TextureDesc& t, float f[4], uint32_t u[4]) {
+  std::memcpy(f, t.border, 4 * sizeof(float));
+  for (unsigned c = 0; c < 4; ++c) u[c] = uint32_t(int32_t(t.border[c]));
+}
+
+// Float coordinates x[0..dims) through the sampler, in the slice `slice` bytes from the base.
+// `cube`: face coordinates, normalized and clamped whatever the texture's settings.
+bool sample(ExecCtx& ctx, unsigned l, const TextureDesc& t, unsigned dims, const float* xs, bool cube, bool lin,
+            uint64_t slice, float acc[4], uint32_t ints[4]) {
+  const uint32_t size[3] = {t.width, t.height, t.depth};
+  const bool normalized = cube || t.normalized_coords;
+  int64_t base[3] = {0, 0, 0};
+  float frac[3] = {0, 0, 0};
+  for (unsigned d = 0; d < dims; ++d) {
+    float x = xs[d];
+    if (std::isnan(x)) x = 0;
+    if (normalized) x *= float(size[d]);
+    if (lin) x -= 0.5f;
+    x = std::clamp(x, -1e9f, 1e9f);
+    const float fl = std::floor(x);
+    base[d] = int64_t(fl);
+    // 9-bit fixed-point weight with 8 fractional bits.
+    if (lin) frac[d] = std::nearbyint((x - fl) * 256.0f) / 256.0f;
+  }
+  const unsigned corners = lin ? 1u << dims : 1u;
+  for (unsigned k = 0; k < corners; ++k) {
+    int64_t idx[3] = {0, 0, 0};
+    float w = 1;
+    bool border = false;
+    for (unsigned d = 0; d < dims; ++d) {
+      const unsigned up = k >> d & 1;
+      if (lin) w *= up ? frac[d] : 1 - frac[d];
+      const AddressMode m = cube ? AddressMode::Clamp : effective_mode(t, d, normalized);
+      idx[d] = map_index(base[d] + up, size[d], m, border);
+    }
+    if (lin && w == 0) continue;
+    float f[4];
+    uint32_t u[4];
+    if (border) border_texel(t, f, u);
+    else if (!read_texel(ctx, l, t, slice, idx, f, u)) return false;
+    for (unsigned c = 0; c < 4; ++c) acc[c] += lin ? w * f[c] : f[c];
+    if (!lin) std::memcpy(ints, u, 4 * sizeof(uint32_t));
+  }
+  return true;
+}
+
 void exec_tex(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
   const Ref* ops = ctx.ops(in);
-  const unsigned dims = in.flags & 3;
+  const unsigned geom = in.flags & 7;
+  const unsigned dims = spatial_dims(geom);
+  const bool has_layer = layered(geom), cube = geom == kGCube || geom == kGACube;
   const bool fcoords = in.flags & kTexFloatCoords;
   const unsigned rtype = (in.flags >> 8) & 3;
   const uint64_t* h = ctx.src(ops[4]);
+  const uint64_t* layer = has_layer ? ctx.src(ops[5]) : nullptr;
+  const unsigned c0 = has_layer ? 6 : 5;
   const uint64_t* cs[3] = {nullptr, nullptr, nullptr};
-  for (unsigned i = 0; i < dims; ++i) cs[i] = ctx.src(ops[5 + i]);
+  for (unsigned i = 0; i < dims; ++i) cs[i] = ctx.src(ops[c0 + i]);
   uint32_t out[4][kWarpSize] = {};
   for (unsigned l = 0; l < kWarpSize; ++l) {
     if (!(mask >> l & 1)) continue;
@@ -138,70 +219,49 @@ void exec_tex(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
     const uint32_t size[3] = {t->width, t->height, t->depth};
     float acc[4] = {0, 0, 0, 0};
     uint32_t ints[4] = {0, 0, 0, 0};
-    if (!fcoords) {
+    // The slice: a layer (a cube's six faces per layer, chosen below).
+    uint32_t slice = 0;
+    if (has_layer) {
+      const uint32_t count = cube ? std::max(1u, t->slices() / 6) : t->slices();
+      slice = clamp_layer(uint32_t(layer[l]), count) * (cube ? 6 : 1);
+    }
+    if (cube) {
+      float v[3];
+      for (unsigned d = 0; d < 3; ++d) {
+        const uint32_t bits = uint32_t(cs[d][l]);
+        std::memcpy(&v[d], &bits, 4);
+      }
+      const CubeCoord cc = cube_coord(v[0], v[1], v[2]);
+      const float st[2] = {cc.s, cc.t};
+      slice += cc.face;
+      if (!sample(ctx, l, *t, 2, st, true, t->filter_linear && rtype == 0, uint64_t(slice) * t->layer_pitch, acc, ints))
+        return;
+    } else if (!fcoords) {
       // Integer coordinates: the element itself, no sampler.
       int64_t idx[3] = {0, 0, 0};
       bool outside = false, border = false;
       for (unsigned d = 0; d < dims; ++d) {
         int64_t i = int32_t(uint32_t(cs[d][l]));
         if (t->linear) outside |= i < 0 || i >= int64_t(size[d]);
-        else {
-          AddressMode m = t->address[d];
-          if (!t->normalized_coords && (m == AddressMode::Wrap || m == AddressMode::Mirror)) m = AddressMode::Clamp;
-          i = map_index(i, size[d], m, border);
-        }
+        else i = map_index(i, size[d], effective_mode(*t, d, t->normalized_coords), border);
         idx[d] = i;
       }
       if (outside) {
         // zero
       } else if (border) {
-        std::memcpy(acc, t->border, sizeof acc);
-        for (unsigned c = 0; c < 4; ++c) ints[c] = uint32_t(int32_t(t->border[c]));
-      } else if (!read_texel(ctx, l, *t, idx, acc, ints)) {
+        border_texel(*t, acc, ints);
+      } else if (!read_texel(ctx, l, *t, uint64_t(slice) * t->layer_pitch, idx, acc, ints)) {
         return;
       }
     } else {
-      // Float coordinates through the sampler.
-      const bool lin = t->filter_linear && rtype == 0;
-      int64_t base[3] = {0, 0, 0};
-      float frac[3] = {0, 0, 0};
+      float xs[3];
       for (unsigned d = 0; d < dims; ++d) {
-        float x;
-        uint32_t bits = uint32_t(cs[d][l]);
-        std::memcpy(&x, &bits, 4);
-        if (std::isnan(x)) x = 0;
-        if (t->normalized_coords) x *= float(size[d]);
-        if (lin) x -= 0.5f;
-        x = std::clamp(x, -1e9f, 1e9f);
-        const float fl = std::floor(x);
-        base[d] = int64_t(fl);
-        // 9-bit fixed-point weight with 8 fractional bits.
-        if (lin) frac[d] = std::nearbyint((x - fl) * 256.0f) / 256.0f;
+        const uint32_t bits = uint32_t(cs[d][l]);
+        std::memcpy(&xs[d], &bits, 4);
       }
-      const unsigned corners = lin ? 1u << dims : 1u;
-      for (unsigned k = 0; k < corners; ++k) {
-        int64_t idx[3] = {0, 0, 0};
-        float w = 1;
-        bool border = false;
-        for (unsigned d = 0; d < dims; ++d) {
-          const unsigned up = k >> d & 1;
-          if (lin) w *= up ? frac[d] : 1 - frac[d];
-          AddressMode m = t->address[d];
-          if (!t->normalized_coords && (m == AddressMode::Wrap || m == AddressMode::Mirror)) m = AddressMode::Clamp;
-          idx[d] = map_index(base[d] + up, size[d], m, border);
-        }
-        if (lin && w == 0) continue;
-        float f[4];
-        uint32_t u[4];
-        if (border) {
-          std::memcpy(f, t->border, sizeof f);
-          for (unsigned c = 0; c < 4; ++c) u[c] = uint32_t(int32_t(t->border[c]));
-        } else if (!read_texel(ctx, l, *t, idx, f, u)) {
-          return;
-        }
-        for (unsigned c = 0; c < 4; ++c) acc[c] += lin ? w * f[c] : f[c];
-        if (!lin) std::memcpy(ints, u, sizeof ints);
-      }
+      if (!sample(ctx, l, *t, dims, xs, false, t->filter_linear && rtype == 0, uint64_t(slice) * t->layer_pitch, acc,
+                  ints))
+        return;
     }
     for (unsigned c = 0; c < 4; ++c) {
       if (rtype == 0) std::memcpy(&out[c][l], &acc[c], 4);
@@ -212,14 +272,26 @@ void exec_tex(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
     if (!ops[c].is_none()) for_lanes(ctx.dst(ops[c]), mask, [&](unsigned l) { return uint64_t(out[c][l]); });
 }
 
+// The coordinate operands of [t, {c}]: a layer index (Type::B32) first for layered geometries,
+// then the spatial coordinates of type ct. False with the error set otherwise.
+bool coordinate_refs(DecodeCtx& c, const Operand& list, unsigned geom, Type ct, const char* name,
+                     std::vector<Ref>& refs) {
+  const unsigned n = spatial_dims(geom) + (layered(geom) ? 1 : 0);
+  std::vector<const Operand*> coords;
+  if (!elements(list, n, coords)) return c.fail(fmt::format("{}: too few coordinates for the geometry", name));
+  for (unsigned i = 0; i < n; ++i) refs.push_back(c.ref(*coords[i], layered(geom) && i == 0 ? Type::B32 : ct));
+  return c.error.empty();
+}
+
 bool dec_tex(DecodeCtx& c, const Instruction& ins, DInstr& out) {
-  const unsigned dims = geometry(ins);
-  if (!dims) return c.fail("tex: only the 1d, 2d and 3d geometries are supported (not layered, cube or multisample)");
+  const Geom geom = geometry(ins);
+  if (!geom) return c.fail("tex: the multisample geometries (.2dms, .a2dms) are not supported");
   const auto ts = ins.types();
   const Type dt = ts[0], ct = ts[1];
   if (!ins.has(Mod::v4) || (dt != Type::F32 && dt != Type::S32 && dt != Type::U32))
     return c.fail("tex: only the .v4.f32, .v4.s32 and .v4.u32 results are supported");
   if (ct != Type::F32 && ct != Type::S32) return c.fail("tex: coordinates must be .f32 or .s32");
+  if ((geom == kGCube || geom == kGACube) && ct != Type::F32) return c.fail("tex: .cube and .acube need .f32 coordinates");
   const size_t want = ins.has(Mod::level) ? 3 : ins.has(Mod::grad) ? 4 : 2;
   if (ins.operands.size() != want)
     return c.fail("tex: a destination predicate, texel offset or depth compare is not supported");
@@ -228,24 +300,94 @@ bool dec_tex(DecodeCtx& c, const Instruction& ins, DInstr& out) {
   if (d.kind != Operand::Kind::Vector || d.elems.size() != 4) return c.fail("tex: the destination must be a 4-vector");
   if (a.kind != Operand::Kind::MemList || a.elems.size() != 2)
     return c.fail("tex: only unified texture mode [texture, {coordinates}] is supported (no separate sampler)");
-  std::vector<const Operand*> coords;
-  if (!elements(a.elems[1], dims, coords)) return c.fail("tex: too few coordinates for the geometry");
   std::vector<Ref> refs;
   const Type rt = dt == Type::F32 ? Type::B32 : dt;
   for (auto& e : d.elems) refs.push_back(e.kind == Operand::Kind::Sink ? Ref::none() : c.ref(e, rt));
   refs.push_back(c.ref(a.elems[0], Type::B64));
-  for (auto* o : coords) refs.push_back(c.ref(*o, ct));
-  if (!c.error.empty()) return false;
+  if (!coordinate_refs(c, a.elems[1], geom, ct, "tex", refs)) return false;
   c.set_ops(out, refs);
-  out.flags = dims | (ct == Type::F32 ? kTexFloatCoords : 0u) | (dt == Type::S32 ? 1u : dt == Type::U32 ? 2u : 0u) << 8;
+  out.flags = geom | (ct == Type::F32 ? kTexFloatCoords : 0u) | (dt == Type::S32 ? 1u : dt == Type::U32 ? 2u : 0u) << 8;
   out.exec = exec_tex;
+  return true;
+}
+
+// ------------------------------------------------------------------ tld4
+
+// flags: bits 0-2 geometry, bits 4-5 component, bits 8-9 result type. Operands as tex's.
+void exec_tld4(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
+  const Ref* ops = ctx.ops(in);
+  const unsigned geom = in.flags & 7, comp = (in.flags >> 4) & 3, rtype = (in.flags >> 8) & 3;
+  const bool has_layer = layered(geom);
+  const uint64_t* h = ctx.src(ops[4]);
+  const uint64_t* layer = has_layer ? ctx.src(ops[5]) : nullptr;
+  const uint64_t* cs[2] = {ctx.src(ops[has_layer ? 6 : 5]), ctx.src(ops[has_layer ? 7 : 6])};
+  uint32_t out[4][kWarpSize] = {};
+  for (unsigned l = 0; l < kWarpSize; ++l) {
+    if (!(mask >> l & 1)) continue;
+    const TextureDesc* t = object(ctx, h[l], false, l, "tld4");
+    if (!t) return;
+    const uint64_t slice = has_layer ? uint64_t(clamp_layer(uint32_t(layer[l]), t->slices())) * t->layer_pitch : 0;
+    const uint32_t size[2] = {t->width, t->height};
+    int64_t base[2];
+    for (unsigned d = 0; d < 2; ++d) {
+      float x;
+      const uint32_t bits = uint32_t(cs[d][l]);
+      std::memcpy(&x, &bits, 4);
+      if (std::isnan(x)) x = 0;
+      if (t->normalized_coords) x *= float(size[d]);
+      base[d] = int64_t(std::floor(std::clamp(x - 0.5f, -1e9f, 1e9f)));
+    }
+    for (unsigned k = 0; k < 4; ++k) {
+      const unsigned dx = tld4_corner(k).dx, dy = tld4_corner(k).dy;
+      int64_t idx[3] = {0, 0, 0};
+      bool border = false;
+      idx[0] = map_index(base[0] + dx, size[0], effective_mode(*t, 0, t->normalized_coords), border);
+      idx[1] = map_index(base[1] + dy, size[1], effective_mode(*t, 1, t->normalized_coords), border);
+      float f[4];
+      uint32_t u[4];
+      if (border) border_texel(*t, f, u);
+      else if (!read_texel(ctx, l, *t, slice, idx, f, u)) return;
+      if (rtype == 0) std::memcpy(&out[k][l], &f[comp], 4);
+      else out[k][l] = u[comp];
+    }
+  }
+  for (unsigned k = 0; k < 4; ++k)
+    if (!ops[k].is_none()) for_lanes(ctx.dst(ops[k]), mask, [&](unsigned l) { return uint64_t(out[k][l]); });
+}
+
+bool dec_tld4(DecodeCtx& c, const Instruction& ins, DInstr& out) {
+  const Geom geom = geometry(ins);
+  if (geom != kG2d && geom != kGA2d) return c.fail("tld4: only the .2d and .a2d geometries are supported (not .cube)");
+  const unsigned comp = ins.has(Mod::r) ? 0 : ins.has(Mod::g) ? 1 : ins.has(Mod::bch) ? 2 : ins.has(Mod::ach) ? 3 : 4;
+  if (comp == 4) return c.fail("tld4: expects a component .r, .g, .b or .a");
+  const auto ts = ins.types();
+  const Type dt = ts[0], ct = ts[1];
+  if (!ins.has(Mod::v4) || (dt != Type::F32 && dt != Type::S32 && dt != Type::U32))
+    return c.fail("tld4: only the .v4.f32, .v4.s32 and .v4.u32 results are supported");
+  if (ct != Type::F32) return c.fail("tld4: coordinates must be .f32");
+  if (ins.operands.size() != 2)
+    return c.fail("tld4: a destination predicate, texel offset or depth compare is not supported");
+  const Operand& d = ins.operands[0];
+  const Operand& a = ins.operands[1];
+  if (d.kind != Operand::Kind::Vector || d.elems.size() != 4) return c.fail("tld4: the destination must be a 4-vector");
+  if (a.kind != Operand::Kind::MemList || a.elems.size() != 2)
+    return c.fail("tld4: only unified texture mode [texture, {coordinates}] is supported (no separate sampler)");
+  std::vector<Ref> refs;
+  const Type rt = dt == Type::F32 ? Type::B32 : dt;
+  for (auto& e : d.elems) refs.push_back(e.kind == Operand::Kind::Sink ? Ref::none() : c.ref(e, rt));
+  refs.push_back(c.ref(a.elems[0], Type::B64));
+  if (!coordinate_refs(c, a.elems[1], geom, ct, "tld4", refs)) return false;
+  c.set_ops(out, refs);
+  out.flags = geom | comp << 4 | (dt == Type::S32 ? 1u : dt == Type::U32 ? 2u : 0u) << 8;
+  out.exec = exec_tld4;
   return true;
 }
 
 // ------------------------------------------------------------------ suld.b / sust.b
 
-// flags: bits 0-1 dimensions, bits 4-6 vector count, bits 8-9 boundary (0 trap, 1 clamp, 2 zero),
-// bits 12-15 component bytes. Operands: suld d..., handle, coords; sust handle, coords, values...
+// flags: bits 0-1 dimensions, bit 3 layered, bits 4-6 vector count, bits 8-9 boundary (0 trap,
+// 1 clamp, 2 zero), bits 12-15 component bytes. Operands: suld d..., handle, [layer], coords; sust
+// handle, [layer], coords, values...
 enum Boundary : unsigned { kTrap = 0, kClamp = 1, kZero = 2 };
 
 template <bool Store>
@@ -253,14 +395,17 @@ void exec_surface(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
   const Ref* ops = ctx.ops(in);
   const unsigned dims = in.flags & 3, n = (in.flags >> 4) & 7, boundary = (in.flags >> 8) & 3;
   const unsigned eb = (in.flags >> 12) & 15;
+  const bool has_layer = in.flags & 8;
   const unsigned hop = Store ? 0 : n;  // operand index of the handle
   const uint64_t* h = ctx.src(ops[hop]);
+  const uint64_t* layer = has_layer ? ctx.src(ops[hop + 1]) : nullptr;
+  const unsigned c0 = hop + 1 + (has_layer ? 1 : 0);
   const uint64_t* cs[3] = {nullptr, nullptr, nullptr};
-  for (unsigned i = 0; i < dims; ++i) cs[i] = ctx.src(ops[hop + 1 + i]);
+  for (unsigned i = 0; i < dims; ++i) cs[i] = ctx.src(ops[c0 + i]);
   uint64_t vals[4][kWarpSize] = {};
   if (Store)
     for (unsigned k = 0; k < n; ++k) {
-      const uint64_t* v = ctx.src(ops[hop + 1 + dims + k]);
+      const uint64_t* v = ctx.src(ops[c0 + dims + k]);
       for (unsigned l = 0; l < kWarpSize; ++l) vals[k][l] = v[l];
     }
   const unsigned size = n * eb;
@@ -271,20 +416,25 @@ void exec_surface(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
     int64_t c[3] = {0, 0, 0};
     for (unsigned d = 0; d < dims; ++d) c[d] = int32_t(uint32_t(cs[d][l]));
     const int64_t limit[3] = {int64_t(t->width) * t->elem_bytes(), int64_t(t->height), int64_t(t->depth)};
-    bool outside = c[0] < 0 || c[0] + int64_t(size) > limit[0];
+    uint32_t li = has_layer ? uint32_t(layer[l]) : 0;
+    bool outside = c[0] < 0 || c[0] + int64_t(size) > limit[0] || li >= t->slices();
     for (unsigned d = 1; d < dims; ++d) outside |= c[d] < 0 || c[d] >= limit[d];
     if (outside) {
       if (boundary == kTrap) {
         ctx.fault(FaultKind::IllegalAddress, l, t->base,
-                  fmt::format("{}: surface coordinates ({}, {}, {}) outside the {}x{}x{} surface (x in bytes)",
-                              Store ? "sust" : "suld", c[0], c[1], c[2], limit[0], limit[1], limit[2]));
+                  fmt::format("{}: surface coordinates ({}, {}, {}) layer {} outside the {}x{}x{} surface of {} "
+                              "layer(s) (x in bytes)",
+                              Store ? "sust" : "suld", c[0], c[1], c[2], li, limit[0], limit[1], limit[2],
+                              t->slices()));
         return;
       }
       if (boundary == kZero) continue;  // loads read 0, stores are dropped
       c[0] = std::clamp<int64_t>(c[0], 0, std::max<int64_t>(0, limit[0] - size)) / size * size;
       for (unsigned d = 1; d < dims; ++d) c[d] = std::clamp<int64_t>(c[d], 0, limit[d] - 1);
+      li = clamp_layer(li, t->slices());
     }
-    const uint64_t addr = t->base + uint64_t(c[2]) * t->slice_pitch + uint64_t(c[1]) * t->pitch + uint64_t(c[0]);
+    const uint64_t addr = t->base + uint64_t(li) * t->layer_pitch + uint64_t(c[2]) * t->slice_pitch +
+                          uint64_t(c[1]) * t->pitch + uint64_t(c[0]);
     for (unsigned k = 0; k < n; ++k) {
       uint8_t* p = resolve_access(ctx, AccessSpace::Global, l, addr + k * eb, eb, Store);
       if (!p) return;
@@ -301,8 +451,10 @@ template <bool Store>
 bool dec_surface(DecodeCtx& c, const Instruction& ins, DInstr& out) {
   const char* name = Store ? "sust" : "suld";
   if (!ins.has(Mod::bch)) return c.fail(fmt::format("{}: only the .b (unformatted) form is supported", name));
-  const unsigned dims = geometry(ins);
-  if (!dims) return c.fail(fmt::format("{}: only the 1d, 2d and 3d geometries are supported", name));
+  const Geom geom = geometry(ins);
+  if (geom != kG1d && geom != kG2d && geom != kG3d && geom != kGA1d && geom != kGA2d)
+    return c.fail(fmt::format("{}: only the 1d, 2d, 3d, a1d and a2d geometries are supported", name));
+  const unsigned dims = spatial_dims(geom);
   const Type t = ins.types()[0];
   const unsigned eb = t == Type::B8 ? 1 : t == Type::B16 ? 2 : t == Type::B32 ? 4 : t == Type::B64 ? 8 : 0;
   if (!eb) return c.fail(fmt::format("{}: the type must be .b8, .b16, .b32 or .b64", name));
@@ -313,8 +465,7 @@ bool dec_surface(DecodeCtx& c, const Instruction& ins, DInstr& out) {
   const Operand& v = ins.operands[Store ? 1 : 0];
   if (a.kind != Operand::Kind::MemList || a.elems.size() != 2)
     return c.fail(fmt::format("{}: expects [surface, {{coordinates}}]", name));
-  std::vector<const Operand*> coords, values;
-  if (!elements(a.elems[1], dims, coords)) return c.fail(fmt::format("{}: too few coordinates", name));
+  std::vector<const Operand*> values;
   if (!elements(v, n, values)) return c.fail(fmt::format("{}: expects {} value registers", name, n));
   if (Store)
     for (auto* o : values)
@@ -325,12 +476,12 @@ bool dec_surface(DecodeCtx& c, const Instruction& ins, DInstr& out) {
   if (!Store)
     for (auto* o : values) refs.push_back(val(o));
   refs.push_back(c.ref(a.elems[0], Type::B64));
-  for (auto* o : coords) refs.push_back(c.ref(*o, Type::S32));
+  if (!coordinate_refs(c, a.elems[1], geom, Type::S32, name, refs)) return false;
   if (Store)
     for (auto* o : values) refs.push_back(val(o));
   if (!c.error.empty()) return false;
   c.set_ops(out, refs);
-  out.flags = dims | n << 4 | boundary << 8 | eb << 12;
+  out.flags = dims | (layered(geom) ? 8u : 0u) | n << 4 | boundary << 8 | eb << 12;
   out.exec = exec_surface<Store>;
   return true;
 }
@@ -339,6 +490,7 @@ bool dec_surface(DecodeCtx& c, const Instruction& ins, DInstr& out) {
 
 void register_tex_ops() {
   register_decoder(Opcode::Tex, dec_tex);
+  register_decoder(Opcode::Tld4, dec_tld4);
   register_decoder(Opcode::Suld, dec_surface<false>);
   register_decoder(Opcode::Sust, dec_surface<true>);
 }

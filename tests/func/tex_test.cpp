@@ -141,3 +141,177 @@ TEST(Tex, SurfaceLoadStoreBoundaries) {
   r = h.run("bad", {1, 1, 1}, {1, 1, 1}, Harness::Params().add(uint64_t(12345)));
   EXPECT_EQ(r.fault.kind, func::FaultKind::IllegalAddress);
 }
+
+// Cubemap face selection and face coordinates (the Programming Guide's table), worked by hand;
+// ties as our H100 resolves them (z over y over x).
+TEST(Tex, CubeFaceSelection) {
+  struct Case {
+    float x, y, z;
+    unsigned face;
+    float s, t;
+  };
+  const Case cases[] = {
+      {1, 0, 0, 0, 0.5f, 0.5f},           // +x: s = -z/m, t = -y/m
+      {-2, 0.5f, 1, 1, 0.75f, 0.375f},    // -x: s = z/m = 0.5, t = -y/m = -0.25
+      {0.5f, 4, -2, 2, 0.5625f, 0.25f},   // +y: s = x/m = 0.125, t = z/m = -0.5
+      {0.5f, -4, 2, 3, 0.5625f, 0.25f},   // -y: s = x/m, t = -z/m = -0.5
+      {-1, 1, 2, 4, 0.25f, 0.25f},        // +z: s = x/m = -0.5, t = -y/m = -0.5
+      {0.25f, -0.5f, -1, 5, 0.375f, 0.75f},  // -z: s = -x/m = -0.25, t = -y/m = 0.5
+      {1, 1, 0, 2, 1, 0.5f},              // |x| = |y|: +y
+      {-1, 0, -1, 5, 1, 0.5f},            // |x| = |z|: -z
+      {0, -1, 1, 4, 0.5f, 1},             // |y| = |z|: +z
+      {1, 1, 1, 4, 1, 0},                 // all equal: +z
+      {0, 0, 0, 4, 0.5f, 0.5f},           // no direction: the centre of +z
+  };
+  for (const Case& c : cases) {
+    const func::CubeCoord r = func::cube_coord(c.x, c.y, c.z);
+    EXPECT_EQ(r.face, c.face) << c.x << "," << c.y << "," << c.z;
+    EXPECT_FLOAT_EQ(r.s, c.s) << c.x << "," << c.y << "," << c.z;
+    EXPECT_FLOAT_EQ(r.t, c.t) << c.x << "," << c.y << "," << c.z;
+  }
+}
+
+// Layer indices are unsigned and clamp to the last layer; tld4's texel order.
+TEST(Tex, LayerClampAndGatherOrder) {
+  EXPECT_EQ(func::clamp_layer(0, 3), 0u);
+  EXPECT_EQ(func::clamp_layer(2, 3), 2u);
+  EXPECT_EQ(func::clamp_layer(3, 3), 2u);
+  EXPECT_EQ(func::clamp_layer(uint32_t(-1), 3), 2u);
+  EXPECT_EQ(func::clamp_layer(0x80000000u, 1), 0u);
+  const unsigned want[4][2] = {{0, 1}, {1, 1}, {1, 0}, {0, 0}};  // lower left, lower right, upper right, upper left
+  for (unsigned k = 0; k < 4; ++k) {
+    EXPECT_EQ(func::tld4_corner(k).dx, want[k][0]);
+    EXPECT_EQ(func::tld4_corner(k).dy, want[k][1]);
+  }
+}
+
+// tex.a2d, tex.cube, tld4.2d/.a2d and suld/sust.a2d through the engine on a 4x3 float array of
+// 2 layers (layer l, texel (x, y) = l*100 + y*10 + x) and a 2x2 cubemap (face f: 1000 + f*100 +
+// y*10 + x).
+TEST(Tex, LayeredCubeAndGatherInstructions) {
+  Harness h;
+  ASSERT_TRUE(h.load(kHead + R"(
+.visible .entry k(.param .u64 tex, .param .u64 cube, .param .u64 out, .param .u32 layer)
+{
+  .reg .f32 %f<24>;
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [tex];
+  ld.param.u64 %rd2, [cube];
+  ld.param.u64 %rd3, [out];
+  ld.param.u32 %r1, [layer];
+  mov.f32 %f1, 0f3FC00000;  // 1.5
+  mov.f32 %f2, 0f40200000;  // 2.5
+  tex.a2d.v4.f32.f32 {%f3, %f4, %f5, %f6}, [%rd1, {%r1, %f1, %f2, %f2}];
+  st.global.f32 [%rd3], %f3;
+  // tex.cube toward -x, a little up and toward +z.
+  mov.f32 %f13, 0fC0000000;  // -2
+  mov.f32 %f14, 0f3F000000;  // 0.5
+  mov.f32 %f15, 0f3F800000;  // 1
+  tex.cube.v4.f32.f32 {%f16, %f17, %f18, %f19}, [%rd2, {%f13, %f14, %f15, %f15}];
+  st.global.f32 [%rd3+4], %f16;
+  // tld4 at (2.0, 1.5): x - 0.5 = 1.5, y - 0.5 = 1.0: the footprint of columns 1..2, rows 1..2.
+  mov.f32 %f7, 0f40000000;
+  mov.f32 %f8, 0f3FC00000;
+  tld4.r.2d.v4.f32.f32 {%f9, %f10, %f11, %f12}, [%rd1, {%f7, %f8}];
+  st.global.v4.f32 [%rd3+16], {%f9, %f10, %f11, %f12};
+  tld4.r.a2d.v4.f32.f32 {%f9, %f10, %f11, %f12}, [%rd1, {%r1, %f7, %f8, %f8}];
+  st.global.v4.f32 [%rd3+32], {%f9, %f10, %f11, %f12};
+  exit;
+}
+.visible .entry s(.param .u64 surf, .param .u64 out, .param .u32 layer)
+{
+  .reg .b32 %r<6>;
+  .reg .b64 %rd<3>;
+  ld.param.u64 %rd1, [surf];
+  ld.param.u64 %rd2, [out];
+  ld.param.u32 %r1, [layer];
+  mov.u32 %r2, 4;
+  mov.u32 %r3, 2;
+  suld.b.a2d.b32.zero {%r4}, [%rd1, {%r1, %r2, %r3, %r3}];
+  st.global.b32 [%rd2], %r4;
+  suld.b.a2d.b32.clamp {%r4}, [%rd1, {%r1, %r2, %r3, %r3}];
+  st.global.b32 [%rd2+4], %r4;
+  mov.u32 %r5, 0x42C60000;  // 99.0
+  sust.b.a2d.b32.zero [%rd1, {%r1, %r2, %r3, %r3}], {%r5};
+  exit;
+}
+.visible .entry trap(.param .u64 surf)
+{
+  .reg .b32 %r<3>;
+  .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [surf];
+  mov.u32 %r1, 2;
+  mov.u32 %r2, 0;
+  sust.b.a1d.b32.trap [%rd1, {%r1, %r2}], {%r2};
+  exit;
+}
+)"));
+  std::vector<float> img(2 * 3 * 4);
+  for (int l = 0; l < 2; ++l)
+    for (int y = 0; y < 3; ++y)
+      for (int x = 0; x < 4; ++x) img[(l * 3 + y) * 4 + x] = float(l * 100 + y * 10 + x);
+  uint64_t base = h.alloc(img.size() * 4);
+  h.mem.host_write(base, img.data(), img.size() * 4);
+  func::TextureDesc t;
+  t.base = base;
+  t.pitch = 16;
+  t.width = 4;
+  t.height = 3;
+  t.slice_pitch = t.layer_pitch = 48;
+  t.layers = 2;
+  std::vector<float> faces(6 * 4);
+  for (int f = 0; f < 6; ++f)
+    for (int i = 0; i < 4; ++i) faces[f * 4 + i] = float(1000 + f * 100 + (i / 2) * 10 + i % 2);
+  uint64_t cbase = h.alloc(faces.size() * 4);
+  h.mem.host_write(cbase, faces.data(), faces.size() * 4);
+  func::TextureDesc c;
+  c.base = cbase;
+  c.pitch = 8;
+  c.width = c.height = 2;
+  c.slice_pitch = c.layer_pitch = 16;
+  c.layers = 6;
+  c.cubemap = true;
+  const uint64_t ht = h.eng.textures().create(t), hc = h.eng.textures().create(c);
+  func::TextureDesc sd = t;
+  sd.surface = true;
+  const uint64_t hs = h.eng.textures().create(sd);
+  uint64_t out = h.alloc(48);
+  auto tex = [&](uint32_t layer) {
+    auto r = h.run("k", {1, 1, 1}, {1, 1, 1}, Harness::Params().add(ht).add(hc).add(out).add(layer));
+    EXPECT_TRUE(r.ok()) << r.report();
+    std::vector<float> o(12);
+    h.mem.host_read(out, o.data(), 48);
+    return o;
+  };
+  auto o = tex(1);
+  EXPECT_EQ(o[0], 121);  // layer 1, texel (1, 2)
+  // Face 1 (-x): s = z/m = 0.5 -> 0.75, t = -y/m = -0.25 -> 0.375; on 2 texels: (1, 0).
+  EXPECT_EQ(o[1], 1101);
+  // tld4 (layer 0): (1, 2), (2, 2), (2, 1), (1, 1); tld4.a2d: the same in layer 1.
+  EXPECT_EQ(std::vector<float>(o.begin() + 4, o.begin() + 8), (std::vector<float>{21, 22, 12, 11}));
+  EXPECT_EQ(std::vector<float>(o.begin() + 8, o.end()), (std::vector<float>{121, 122, 112, 111}));
+  // A layer past the end or negative reads the last layer.
+  EXPECT_EQ(tex(7)[0], 121);
+  EXPECT_EQ(tex(uint32_t(-1))[8], 121);
+  EXPECT_EQ(tex(0)[0], 21);
+  // Surfaces: layer 5 of 2 reads 0 with .zero (the store is dropped), layer 1 with .clamp; x is
+  // 4 bytes (column 1), y row 2.
+  auto surf = [&](uint32_t layer) {
+    auto r = h.run("s", {1, 1, 1}, {1, 1, 1}, Harness::Params().add(hs).add(out).add(layer));
+    EXPECT_TRUE(r.ok()) << r.report();
+    std::vector<float> o2(2);
+    h.mem.host_read(out, o2.data(), 8);
+    return o2;
+  };
+  EXPECT_EQ(surf(5), (std::vector<float>{0, 121}));
+  std::vector<float> now(img.size());
+  h.mem.host_read(base, now.data(), now.size() * 4);
+  EXPECT_EQ(now, img);
+  EXPECT_EQ(surf(0), (std::vector<float>{21, 21}));
+  h.mem.host_read(base, now.data(), now.size() * 4);
+  EXPECT_EQ(now[2 * 4 + 1], 99);  // the store of layer 0 landed
+  // .trap outside the layers faults.
+  auto r = h.run("trap", {1, 1, 1}, {1, 1, 1}, Harness::Params().add(hs));
+  EXPECT_EQ(r.fault.kind, func::FaultKind::IllegalAddress);
+}
