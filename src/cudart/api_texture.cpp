@@ -64,14 +64,15 @@ bool format_of(const ChannelFormatDesc& d, func::TextureDesc& t) {
   return true;
 }
 
+// cudaArray flags: cudaArrayLayered 1, SurfaceLoadStore 2, Cubemap 4, TextureGather 8, ColorAttachment 0x20.
+constexpr unsigned kLayered = 0x1, kCubemap = 0x4, kGather = 0x8, kKnown = 0x2f;
+
 int allocate_array(void** out, const ChannelFormatDesc* desc, size_t w, size_t h, size_t d, unsigned flags) {
   State& s = State::get();
   std::lock_guard g(s.mu);
   if (s.sticky) return ret(s.sticky);
   func::TextureDesc probe;
   if (!out || !desc || w == 0 || !format_of(*desc, probe)) return ret(abi::ErrInvalidValue);
-  // cudaArrayLayered 1, SurfaceLoadStore 2, Cubemap 4, TextureGather 8, ColorAttachment 0x20.
-  constexpr unsigned kLayered = 0x1, kCubemap = 0x4, kGather = 0x8, kKnown = 0x2f;
   if (flags & ~kKnown) {
     fmt::print(stderr, "warpsim: cudaArray flags 0x{:x} are not supported\n", flags & ~kKnown);
     return ret(abi::ErrInvalidValue);
@@ -269,11 +270,11 @@ int resource_of(const ResourceDesc& r, func::TextureDesc& t) {
       t.height = uint32_t(a->height ? a->height : 1);
       t.depth = uint32_t(a->depth ? a->depth : 1);
       t.slice_pitch = t.pitch * t.height;
-      if (a->flags & 0x5) {  // layered or cubemap: the depth counts layers (faces), not slices of a 3D volume
+      if (a->flags & (kLayered | kCubemap)) {  // the depth counts layers (faces), not slices of a 3D volume
         t.layers = t.depth;
         t.layer_pitch = t.slice_pitch;
         t.depth = 1;
-        t.cubemap = (a->flags & 0x4) != 0;
+        t.cubemap = (a->flags & kCubemap) != 0;
       }
       return 0;
     }

@@ -34,6 +34,7 @@
 
 #include "func/decode.hpp"
 #include "func/exec.hpp"
+#include "func/fp_util.hpp"
 #include "func/memory_access.hpp"
 #include "func/softfloat.hpp"
 
@@ -158,6 +159,15 @@ void border_texel(const TextureDesc& t, float f[4], uint32_t u[4]) {
   for (unsigned c = 0; c < 4; ++c) u[c] = uint32_t(int32_t(t.border[c]));
 }
 
+// A float coordinate in texel space: NaN reads as 0, normalized coordinates are scaled by the size,
+// and linear filtering (and tld4's footprint) shifts the grid by half a texel.
+float texel_coord(float x, uint32_t size, bool normalized, bool half_shift) {
+  if (std::isnan(x)) x = 0;
+  if (normalized) x *= float(size);
+  if (half_shift) x -= 0.5f;
+  return std::clamp(x, -1e9f, 1e9f);
+}
+
 // Float coordinates x[0..dims) through the sampler, in the slice `slice` bytes from the base.
 // `cube`: face coordinates, normalized and clamped whatever the texture's settings.
 bool sample(ExecCtx& ctx, unsigned l, const TextureDesc& t, unsigned dims, const float* xs, bool cube, bool lin,
@@ -167,11 +177,7 @@ bool sample(ExecCtx& ctx, unsigned l, const TextureDesc& t, unsigned dims, const
   int64_t base[3] = {0, 0, 0};
   float frac[3] = {0, 0, 0};
   for (unsigned d = 0; d < dims; ++d) {
-    float x = xs[d];
-    if (std::isnan(x)) x = 0;
-    if (normalized) x *= float(size[d]);
-    if (lin) x -= 0.5f;
-    x = std::clamp(x, -1e9f, 1e9f);
+    const float x = texel_coord(xs[d], size[d], normalized, lin);
     const float fl = std::floor(x);
     base[d] = int64_t(fl);
     // 9-bit fixed-point weight with 8 fractional bits.
@@ -226,12 +232,8 @@ void exec_tex(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
       slice = clamp_layer(uint32_t(layer[l]), count) * (cube ? 6 : 1);
     }
     if (cube) {
-      float v[3];
-      for (unsigned d = 0; d < 3; ++d) {
-        const uint32_t bits = uint32_t(cs[d][l]);
-        std::memcpy(&v[d], &bits, 4);
-      }
-      const CubeCoord cc = cube_coord(v[0], v[1], v[2]);
+      const CubeCoord cc =
+          cube_coord(fp::f32(uint32_t(cs[0][l])), fp::f32(uint32_t(cs[1][l])), fp::f32(uint32_t(cs[2][l])));
       const float st[2] = {cc.s, cc.t};
       slice += cc.face;
       if (!sample(ctx, l, *t, 2, st, true, t->filter_linear && rtype == 0, uint64_t(slice) * t->layer_pitch, acc, ints))
@@ -255,10 +257,7 @@ void exec_tex(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
       }
     } else {
       float xs[3];
-      for (unsigned d = 0; d < dims; ++d) {
-        const uint32_t bits = uint32_t(cs[d][l]);
-        std::memcpy(&xs[d], &bits, 4);
-      }
+      for (unsigned d = 0; d < dims; ++d) xs[d] = fp::f32(uint32_t(cs[d][l]));
       if (!sample(ctx, l, *t, dims, xs, false, t->filter_linear && rtype == 0, uint64_t(slice) * t->layer_pitch, acc,
                   ints))
         return;
@@ -283,6 +282,24 @@ bool coordinate_refs(DecodeCtx& c, const Operand& list, unsigned geom, Type ct, 
   return c.error.empty();
 }
 
+// What tex and tld4 share once their types are checked: the destination 4-vector (results of type
+// dt), the texture handle and the coordinates of [t, {c}] (unified texture mode), as refs in that
+// order.
+bool fetch_operands(DecodeCtx& c, const Instruction& ins, Geom geom, Type dt, Type ct, const char* name,
+                    std::vector<Ref>& refs) {
+  const Operand& d = ins.operands[0];
+  const Operand& a = ins.operands[1];
+  if (d.kind != Operand::Kind::Vector || d.elems.size() != 4)
+    return c.fail(fmt::format("{}: the destination must be a 4-vector", name));
+  if (a.kind != Operand::Kind::MemList || a.elems.size() != 2)
+    return c.fail(fmt::format("{}: only unified texture mode [texture, {{coordinates}}] is supported (no separate "
+                              "sampler)", name));
+  const Type rt = dt == Type::F32 ? Type::B32 : dt;
+  for (auto& e : d.elems) refs.push_back(e.kind == Operand::Kind::Sink ? Ref::none() : c.ref(e, rt));
+  refs.push_back(c.ref(a.elems[0], Type::B64));
+  return coordinate_refs(c, a.elems[1], geom, ct, name, refs);
+}
+
 bool dec_tex(DecodeCtx& c, const Instruction& ins, DInstr& out) {
   const Geom geom = geometry(ins);
   if (!geom) return c.fail("tex: the multisample geometries (.2dms, .a2dms) are not supported");
@@ -295,16 +312,8 @@ bool dec_tex(DecodeCtx& c, const Instruction& ins, DInstr& out) {
   const size_t want = ins.has(Mod::level) ? 3 : ins.has(Mod::grad) ? 4 : 2;
   if (ins.operands.size() != want)
     return c.fail("tex: a destination predicate, texel offset or depth compare is not supported");
-  const Operand& d = ins.operands[0];
-  const Operand& a = ins.operands[1];
-  if (d.kind != Operand::Kind::Vector || d.elems.size() != 4) return c.fail("tex: the destination must be a 4-vector");
-  if (a.kind != Operand::Kind::MemList || a.elems.size() != 2)
-    return c.fail("tex: only unified texture mode [texture, {coordinates}] is supported (no separate sampler)");
   std::vector<Ref> refs;
-  const Type rt = dt == Type::F32 ? Type::B32 : dt;
-  for (auto& e : d.elems) refs.push_back(e.kind == Operand::Kind::Sink ? Ref::none() : c.ref(e, rt));
-  refs.push_back(c.ref(a.elems[0], Type::B64));
-  if (!coordinate_refs(c, a.elems[1], geom, ct, "tex", refs)) return false;
+  if (!fetch_operands(c, ins, geom, dt, ct, "tex", refs)) return false;
   c.set_ops(out, refs);
   out.flags = geom | (ct == Type::F32 ? kTexFloatCoords : 0u) | (dt == Type::S32 ? 1u : dt == Type::U32 ? 2u : 0u) << 8;
   out.exec = exec_tex;
@@ -329,14 +338,8 @@ void exec_tld4(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
     const uint64_t slice = has_layer ? uint64_t(clamp_layer(uint32_t(layer[l]), t->slices())) * t->layer_pitch : 0;
     const uint32_t size[2] = {t->width, t->height};
     int64_t base[2];
-    for (unsigned d = 0; d < 2; ++d) {
-      float x;
-      const uint32_t bits = uint32_t(cs[d][l]);
-      std::memcpy(&x, &bits, 4);
-      if (std::isnan(x)) x = 0;
-      if (t->normalized_coords) x *= float(size[d]);
-      base[d] = int64_t(std::floor(std::clamp(x - 0.5f, -1e9f, 1e9f)));
-    }
+    for (unsigned d = 0; d < 2; ++d)
+      base[d] = int64_t(std::floor(texel_coord(fp::f32(uint32_t(cs[d][l])), size[d], t->normalized_coords, true)));
     for (unsigned k = 0; k < 4; ++k) {
       const unsigned dx = tld4_corner(k).dx, dy = tld4_corner(k).dy;
       int64_t idx[3] = {0, 0, 0};
@@ -367,16 +370,8 @@ bool dec_tld4(DecodeCtx& c, const Instruction& ins, DInstr& out) {
   if (ct != Type::F32) return c.fail("tld4: coordinates must be .f32");
   if (ins.operands.size() != 2)
     return c.fail("tld4: a destination predicate, texel offset or depth compare is not supported");
-  const Operand& d = ins.operands[0];
-  const Operand& a = ins.operands[1];
-  if (d.kind != Operand::Kind::Vector || d.elems.size() != 4) return c.fail("tld4: the destination must be a 4-vector");
-  if (a.kind != Operand::Kind::MemList || a.elems.size() != 2)
-    return c.fail("tld4: only unified texture mode [texture, {coordinates}] is supported (no separate sampler)");
   std::vector<Ref> refs;
-  const Type rt = dt == Type::F32 ? Type::B32 : dt;
-  for (auto& e : d.elems) refs.push_back(e.kind == Operand::Kind::Sink ? Ref::none() : c.ref(e, rt));
-  refs.push_back(c.ref(a.elems[0], Type::B64));
-  if (!coordinate_refs(c, a.elems[1], geom, ct, "tld4", refs)) return false;
+  if (!fetch_operands(c, ins, geom, dt, ct, "tld4", refs)) return false;
   c.set_ops(out, refs);
   out.flags = geom | comp << 4 | (dt == Type::S32 ? 1u : dt == Type::U32 ? 2u : 0u) << 8;
   out.exec = exec_tld4;

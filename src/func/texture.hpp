@@ -38,7 +38,6 @@ struct TextureDesc {
   uint32_t slices() const { return layers ? layers : 1; }
 };
 
-// Handles are small nonzero integers, as the driver's are; 0 is never a valid object.
 // The cubemap face a direction selects and its face coordinates (s, t) in [0, 1], as the CUDA
 // Programming Guide's cubemap table gives them (face 0..5 = +x, -x, +y, -y, +z, -z). The table
 // leaves ties open: on our H100 z wins over y and y over x, and the zero vector reads the centre
@@ -78,6 +77,7 @@ inline Tld4Corner tld4_corner(unsigned k) {
   return c[k & 3];
 }
 
+// Handles are small nonzero integers, as the driver's are; 0 is never a valid object.
 class TextureTable {
  public:
   uint64_t create(const TextureDesc& d) {
