@@ -64,6 +64,10 @@ struct CuMemcpy3D {
 // The runtime's cudaMemcpy3DParms for a driver copy; a CUresult.
 int memcpy3d_params(const CuMemcpy3D& c, abi::Memcpy3DParms& p);
 
+// WARPSIM_TRACE, read once: whether driver calls and private-table calls are logged. Read without
+// the runtime's State, which the driver's entry table must not build at load time.
+bool driver_tracing();
+
 // Pieces of the driver API the private export tables call (driver_api.cpp).
 int driver_load_module(void** mod, const void* image);
 // The kernels of a module (or library), in the order its PTX defines them.

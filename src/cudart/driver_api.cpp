@@ -564,6 +564,10 @@ int cuModuleLoadData_(void** mod, const void* image) { return load_image(reinter
 }  // namespace
 namespace warpsim::cudart {
 int driver_load_module(void** mod, const void* image) { return cuModuleLoadData_(mod, image); }
+bool driver_tracing() {
+  static const bool t = env_flag("WARPSIM_TRACE");
+  return t;
+}
 int driver_module_kernels(void* mod, std::vector<void*>& out);
 }  // namespace warpsim::cudart
 namespace {
@@ -1354,11 +1358,7 @@ struct Traced<F> {
 };
 template <auto F>
 void* entry(const char* name) {
-  static const bool tracing = [] {
-    const char* t = std::getenv("WARPSIM_TRACE");
-    return t && *t && std::strcmp(t, "0") != 0;
-  }();
-  if (!tracing) return reinterpret_cast<void*>(F);
+  if (!driver_tracing()) return reinterpret_cast<void*>(F);
   Traced<F>::name = name;
   return reinterpret_cast<void*>(&Traced<F>::call);
 }

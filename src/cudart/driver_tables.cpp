@@ -49,8 +49,9 @@ constexpr Id kIntegrityCheck = {0xd4, 0x08, 0x20, 0x55, 0xbd, 0xe6, 0x70, 0x4b,
                                 0x8d, 0x34, 0xba, 0x12, 0x3c, 0x66, 0xe1, 0xf2};
 constexpr Id kUnknownChecks = {0x26, 0x3e, 0x88, 0x60, 0x7c, 0xd2, 0x61, 0x43,
                                0x92, 0xf6, 0xbb, 0xd5, 0x00, 0x6d, 0xfa, 0x7e};
-// Contexts for tools: slot 3 a context's device, slot 4 its unique id (cuCtxGetId's); cuBLASLt and
-// cuFFT ask for it (public notes of projects that serve these tables: 94 slots after the size).
+// Contexts for tools: slot 3 a context's device, slot 4 its unique id (cuCtxGetId's), slots 51 and
+// 39 a stream handle and its id (cuBLAS); cuBLASLt and cuFFT ask for it too (public notes of
+// projects that serve these tables: 94 slots after the size).
 constexpr Id kToolsContext = {0x21, 0x31, 0x8c, 0x60, 0x97, 0x14, 0x32, 0x48,
                               0x8c, 0xa6, 0x41, 0xff, 0x73, 0x24, 0xc8, 0xf2};
 // Modules for tools (CU_ETID_ToolsModule in public notes). cuFFT calls its slot 7 after loading
@@ -61,15 +62,8 @@ constexpr Id kToolsModule = {0x6e, 0x16, 0x3f, 0xbe, 0xb9, 0x58, 0x44, 0x4d,
 constexpr Id kRuntimeStartup = {0xf8, 0xcf, 0xf9, 0x51, 0x21, 0x46, 0x8b, 0x4e,
                                 0xb9, 0xe2, 0xfb, 0x46, 0x9e, 0x7c, 0x0d, 0xd9};
 
-bool tracing() {
-  static const bool t = [] {
-    const char* v = std::getenv("WARPSIM_TRACE");
-    return v && *v && std::strcmp(v, "0") != 0;
-  }();
-  return t;
-}
 void trace(const char* what) {
-  if (tracing()) fmt::print(stderr, "warpsim: trace: private driver table: {}\n", what);
+  if (driver_tracing()) fmt::print(stderr, "warpsim: trace: private driver table: {}\n", what);
 }
 
 constexpr int kSlots = 96;  // room in every table; the runtime never reads past a table's size

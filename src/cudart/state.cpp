@@ -29,11 +29,12 @@ bool g_created = false;
   std::fflush(nullptr);
   _exit(2);
 }
+}  // namespace
+
 bool env_flag(const char* name) {
   const char* v = std::getenv(name);
   return v && *v && std::strcmp(v, "0") != 0;
 }
-}  // namespace
 
 State::State() {
   if (const char* g = std::getenv("WARPSIM_GPU")) opts.gpu = g;

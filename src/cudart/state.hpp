@@ -19,6 +19,9 @@
 
 namespace warpsim::cudart {
 
+// An environment variable set to anything but empty or "0" (WARPSIM_TRACE, WARPSIM_QUIET).
+bool env_flag(const char* name);
+
 struct FatbinHandle {
   const void* wrapper = nullptr;
   std::string ptx_text;           // or PTX given as text (the driver's cuModuleLoadData)
