@@ -91,7 +91,7 @@ CUDART_API abi::Error cudaMemset2D_ptds(void* p, size_t pitch, int v, size_t w, 
   return cudaMemset2D(p, pitch, v, w, h);
 }
 CUDART_API abi::Error cudaMemset2DAsync(void* p, size_t pitch, int v, size_t w, size_t h, abi::Stream stream) {
-  if (capture_op(stream, [=](void* st) { return cudaMemset2DAsync(p, pitch, v, w, h, st); })) return 0;
+  if (capture_op(stream, [=](void* st) { return cudaMemset2DAsync(p, pitch, v, w, h, st); }, 2)) return 0;
   return cudaMemset2D(p, pitch, v, w, h);
 }
 CUDART_API abi::Error cudaMemset2DAsync_ptsz(void* p, size_t pitch, int v, size_t w, size_t h, abi::Stream s) {
@@ -137,12 +137,10 @@ CUDART_API abi::Error cudaStreamIsCapturing_ptsz(abi::Stream s, int* status) { r
 CUDART_API abi::Error cudaStreamGetCaptureInfo(abi::Stream stream, int* status, unsigned long long* id, void** graph,
                                                const void** deps, const void** edges, size_t* ndeps) {
   if (!status) return ret(abi::ErrInvalidValue);
-  if (id) *id = 0;
-  *status = capture_status(stream, id);
-  if (graph) *graph = nullptr;
-  if (deps) *deps = nullptr;
-  if (edges) *edges = nullptr;
-  if (ndeps) *ndeps = 0;
+  if (int e = capture_info(stream, status, id, graph, deps, ndeps)) return ret(e);
+  // Every edge is a default one: cudaGraphEdgeData all zero.
+  static thread_local unsigned char zero_edges[8 * 64];
+  if (edges) *edges = ndeps && *ndeps <= 64 ? zero_edges : nullptr;
   return 0;
 }
 CUDART_API abi::Error cudaStreamGetCaptureInfo_ptsz(abi::Stream s, int* status, unsigned long long* id, void** graph,

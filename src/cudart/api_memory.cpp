@@ -83,7 +83,10 @@ CUDART_API abi::Error cudaMalloc(void** devPtr, size_t size) {
   return 0;
 }
 
-CUDART_API abi::Error cudaMallocAsync(void** devPtr, size_t size, abi::Stream) { return cudaMalloc(devPtr, size); }
+CUDART_API abi::Error cudaMallocAsync(void** devPtr, size_t size, abi::Stream stream) {
+  if (int err = 0; capture_malloc(stream, devPtr, size, err)) return err ? ret(err) : 0;
+  return cudaMalloc(devPtr, size);
+}
 
 CUDART_API abi::Error cudaMallocPitch(void** devPtr, size_t* pitch, size_t width, size_t height) {
   if (!pitch) return ret(abi::ErrInvalidValue);
@@ -96,6 +99,7 @@ CUDART_API abi::Error cudaFree(void* devPtr) {
   std::lock_guard g(s.mu);
   if (int e = check_sticky(s)) return e;
   if (!devPtr) return 0;
+  if (graph_free(devPtr)) return 0;
   auto m = s.managed.find(addr(devPtr));
   if (m != s.managed.end()) {
     const uint64_t page = s.dev->memory().page_size();
@@ -256,7 +260,7 @@ CUDART_API abi::Error cudaMemcpy(void* dst, const void* src, size_t count, int k
 }
 
 CUDART_API abi::Error cudaMemcpyAsync(void* dst, const void* src, size_t count, int kind, abi::Stream stream) {
-  if (capture_op(stream, [=](void* st) { return cudaMemcpyAsync(dst, src, count, kind, st); })) return 0;
+  if (capture_op(stream, [=](void* st) { return cudaMemcpyAsync(dst, src, count, kind, st); }, 1)) return 0;
   return cudaMemcpy(dst, src, count, kind);
 }
 
@@ -275,7 +279,7 @@ CUDART_API abi::Error cudaMemcpy2D(void* dst, size_t dpitch, const void* src, si
 
 CUDART_API abi::Error cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
                                         size_t height, int kind, abi::Stream stream) {
-  if (capture_op(stream, [=](void* st) { return cudaMemcpy2DAsync(dst, dpitch, src, spitch, width, height, kind, st); }))
+  if (capture_op(stream, [=](void* st) { return cudaMemcpy2DAsync(dst, dpitch, src, spitch, width, height, kind, st); }, 1))
     return 0;
   return cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
 }
@@ -292,7 +296,7 @@ CUDART_API abi::Error cudaMemset(void* devPtr, int value, size_t count) {
 }
 
 CUDART_API abi::Error cudaMemsetAsync(void* devPtr, int value, size_t count, abi::Stream stream) {
-  if (capture_op(stream, [=](void* st) { return cudaMemsetAsync(devPtr, value, count, st); })) return 0;
+  if (capture_op(stream, [=](void* st) { return cudaMemsetAsync(devPtr, value, count, st); }, 2)) return 0;
   return cudaMemset(devPtr, value, count);
 }
 
@@ -407,14 +411,14 @@ CUDART_API abi::Error cudaMemcpyFromSymbol(void* dst, const void* symbol, size_t
 
 CUDART_API abi::Error cudaMemcpyToSymbolAsync(const void* symbol, const void* src, size_t count, size_t offset,
                                               int kind, abi::Stream stream) {
-  if (capture_op(stream, [=](void* st) { return cudaMemcpyToSymbolAsync(symbol, src, count, offset, kind, st); }))
+  if (capture_op(stream, [=](void* st) { return cudaMemcpyToSymbolAsync(symbol, src, count, offset, kind, st); }, 1))
     return 0;
   return cudaMemcpyToSymbol(symbol, src, count, offset, kind);
 }
 
 CUDART_API abi::Error cudaMemcpyFromSymbolAsync(void* dst, const void* symbol, size_t count, size_t offset, int kind,
                                                 abi::Stream stream) {
-  if (capture_op(stream, [=](void* st) { return cudaMemcpyFromSymbolAsync(dst, symbol, count, offset, kind, st); }))
+  if (capture_op(stream, [=](void* st) { return cudaMemcpyFromSymbolAsync(dst, symbol, count, offset, kind, st); }, 1))
     return 0;
   return cudaMemcpyFromSymbol(dst, symbol, count, offset, kind);
 }
@@ -490,7 +494,7 @@ CUDART_API abi::Error cudaMemcpy3D(const abi::Memcpy3DParms* p) {
 CUDART_API abi::Error cudaMemcpy3DAsync(const abi::Memcpy3DParms* p, abi::Stream stream) {
   if (p) {
     const abi::Memcpy3DParms q = *p;
-    if (capture_op(stream, [q](void* st) { return cudaMemcpy3DAsync(&q, st); })) return 0;
+    if (capture_op(stream, [q](void* st) { return cudaMemcpy3DAsync(&q, st); }, 1)) return 0;
   }
   return cudaMemcpy3D(p);
 }

@@ -122,7 +122,7 @@ CUDART_API abi::Error cudaStreamCopyAttributes_ptsz(abi::Stream dst, abi::Stream
 
 CUDART_API abi::Error cudaLaunchHostFunc(abi::Stream stream, void (*fn)(void*), void* userData) {
   if (!fn) return ret(abi::ErrInvalidValue);
-  if (capture_op(stream, [=](void* st) { return cudaLaunchHostFunc(st, fn, userData); })) return 0;
+  if (capture_op(stream, [=](void* st) { return cudaLaunchHostFunc(st, fn, userData); }, 3)) return 0;
   fn(userData);
   return 0;
 }

@@ -1063,7 +1063,14 @@ int memcpy3d_params(const CuMemcpy3D& c, abi::Memcpy3DParms& p) {
     return e;
   if (elem && c.width % elem) return CuInvalidValue;
   p.extent = {elem ? c.width / elem : c.width, std::max<size_t>(1, c.height), std::max<size_t>(1, c.depth)};
-  p.kind = abi::Default;
+  // The direction the memory types name (host 1, device 2, array 3 as device), so that the copy
+  // reads back as the runtime made it; unified memory (4) lets the pointers decide.
+  auto dev = [](int t) { return t == 2 || t == 3; };
+  if ((c.src_type == 1 || dev(c.src_type)) && (c.dst_type == 1 || dev(c.dst_type)))
+    p.kind = c.src_type == 1 ? (c.dst_type == 1 ? abi::HostToHost : abi::HostToDevice)
+                             : (c.dst_type == 1 ? abi::DeviceToHost : abi::DeviceToDevice);
+  else
+    p.kind = abi::Default;
   return CuSuccess;
 }
 }  // namespace warpsim::cudart

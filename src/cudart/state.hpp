@@ -168,12 +168,19 @@ std::vector<CallConfig>& call_stack();
 // Records err as the last error (unless success) and returns it.
 // Stream capture (api_graph.cpp). Each returns false when `stream` is not capturing (the caller
 // then does the work itself); true when the work was recorded into the capture's graph.
-bool capture_op(void* stream, std::function<int(void*)> op);  // op(stream) replays it
+// op(stream) replays it; type: its cudaGraphNodeType (1 memcpy, 2 memset, 3 host).
+bool capture_op(void* stream, std::function<int(void*)> op, int type);
 bool capture_launch(const void* func, abi::Dim3 grid, abi::Dim3 block, void** args, size_t shmem, void* stream,
                     bool cooperative, int& err);
 bool capture_event_record(void* event, void* stream);
 bool capture_wait_event(void* stream, void* event);  // a waiting stream joins the event's capture
-bool capture_free(void* stream, void* ptr);          // cudaFreeAsync: deferred to the graph's end
+bool capture_free(void* stream, void* ptr);          // cudaFreeAsync: a free node
+// cudaMallocAsync: an allocation node (its memory allocated now); err: the allocation's result.
+bool capture_malloc(void* stream, void** ptr, size_t size, int& err);
+// cudaFree of memory a graph's allocation node made: marks it freed (released with its graphs).
+bool graph_free(const void* ptr);
+// cudaStreamGetCaptureInfo: status, capture id, graph and the nodes the stream's next node follows.
+int capture_info(void* stream, int* status, unsigned long long* id, void** graph, const void** deps, size_t* ndeps);
 // cudaStreamCaptureStatus of a stream (0 none, 1 active) and its capture id.
 int capture_status(void* stream, unsigned long long* id);
 // For cudaMemcpy3D: a CUDA array (api_texture.cpp) as a pitched pointer, its element size in

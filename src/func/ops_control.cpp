@@ -298,6 +298,14 @@ void exec_builtin(ExecCtx& ctx, const DInstr& in, const CallSite& cs, uint32_t m
         break;
       }
       case CallSite::CdpSuccess: break;
+      case CallSite::GraphSetConditional: {
+        // The runtime's conditional handles are device words (src/cudart/api_graph.cpp).
+        uint8_t* h = resolve_access(ctx, AccessSpace::Global, l, arg64(0), 4, true);
+        if (!h) return;
+        const uint32_t v = uint32_t(arg64(1));
+        std::memcpy(h, &v, 4);
+        break;
+      }
       default:
         ctx.fault(FaultKind::Unsupported, l, 0, "unsupported built-in call");
         return;
@@ -392,6 +400,7 @@ CallSite::Builtin cdp_builtin(const std::string& name) {
   if (name == "__cudaCDP2StreamCreateWithFlags") return CallSite::CdpStreamCreate;
   if (name == "__cudaCDP2StreamDestroy" || name == "__cudaCDP2GetLastError" || name == "__cudaCDP2PeekAtLastError")
     return CallSite::CdpSuccess;
+  if (name == "cudaGraphSetConditional") return CallSite::GraphSetConditional;
   return CallSite::None;
 }
 

@@ -109,7 +109,9 @@ struct CallSite {
   enum Builtin : uint8_t {
     None, Vprintf, AssertFail, Malloc, Free,
     // The device runtime of dynamic parallelism (libcudadevrt's entry points, CDP2 ABI).
-    CdpBufferV2, CdpBufferV1, CdpLaunchV2, CdpLaunchV1, CdpStreamCreate, CdpSuccess
+    CdpBufferV2, CdpBufferV1, CdpLaunchV2, CdpLaunchV1, CdpStreamCreate, CdpSuccess,
+    // cudaGraphSetConditional(handle, value): the handle is the device address of its 32-bit value.
+    GraphSetConditional
   } builtin = None;
 };
 
