@@ -148,6 +148,53 @@ struct DeviceProp {
   int hostNumaMultinodeIpcSupported;
   int reserved[56];};
 
+// cudaDeviceProp as CUDA 12's headers lay it out (cudaGetDeviceProperties_v2 of libcudart.so.12):
+// CUDA 13's fields with the eight CUDA 13 removed in their places.
+struct DeviceProp12 {
+  char name[256];
+  Uuid uuid;
+  char luid[8];
+  unsigned int luidDeviceNodeMask;
+  size_t totalGlobalMem, sharedMemPerBlock;
+  int regsPerBlock, warpSize;
+  size_t memPitch;
+  int maxThreadsPerBlock, maxThreadsDim[3], maxGridSize[3];
+  int clockRate;  // removed in 13
+  size_t totalConstMem;
+  int major, minor;
+  size_t textureAlignment, texturePitchAlignment;
+  int deviceOverlap;  // removed in 13
+  int multiProcessorCount;
+  int kernelExecTimeoutEnabled;  // removed in 13
+  int integrated, canMapHostMemory;
+  int computeMode;  // removed in 13
+  int maxTexture1D, maxTexture1DMipmap;
+  int maxTexture1DLinear;  // removed in 13
+  int maxTexture2D[2], maxTexture2DMipmap[2], maxTexture2DLinear[3], maxTexture2DGather[2], maxTexture3D[3],
+      maxTexture3DAlt[3], maxTextureCubemap, maxTexture1DLayered[2], maxTexture2DLayered[3],
+      maxTextureCubemapLayered[2], maxSurface1D, maxSurface2D[2], maxSurface3D[3], maxSurface1DLayered[2],
+      maxSurface2DLayered[3], maxSurfaceCubemap, maxSurfaceCubemapLayered[2];
+  size_t surfaceAlignment;
+  int concurrentKernels, ECCEnabled, pciBusID, pciDeviceID, pciDomainID, tccDriver, asyncEngineCount,
+      unifiedAddressing;
+  int memoryClockRate;  // removed in 13
+  int memoryBusWidth, l2CacheSize, persistingL2CacheMaxSize, maxThreadsPerMultiProcessor, streamPrioritiesSupported,
+      globalL1CacheSupported, localL1CacheSupported;
+  size_t sharedMemPerMultiprocessor;
+  int regsPerMultiprocessor, managedMemory, isMultiGpuBoard, multiGpuBoardGroupID, hostNativeAtomicSupported;
+  int singleToDoublePrecisionPerfRatio;  // removed in 13
+  int pageableMemoryAccess, concurrentManagedAccess, computePreemptionSupported, canUseHostPointerForRegisteredMem,
+      cooperativeLaunch;
+  int cooperativeMultiDeviceLaunch;  // removed in 13
+  size_t sharedMemPerBlockOptin;
+  int pageableMemoryAccessUsesHostPageTables, directManagedMemAccessFromHost, maxBlocksPerMultiProcessor,
+      accessPolicyMaxWindowSize;
+  size_t reservedSharedMemPerBlock;
+  // From here on as CUDA 13 (hostRegisterSupported ... hostNumaMultinodeIpcSupported, reserved).
+  unsigned char tail[sizeof(DeviceProp) - offsetof(DeviceProp, hostRegisterSupported)];
+};
+static_assert(sizeof(DeviceProp12) == 1032, "CUDA 12's cudaDeviceProp is 1032 bytes");
+
 struct FuncAttributes {
   size_t sharedSizeBytes;
   size_t constSizeBytes;
@@ -293,6 +340,91 @@ struct KernelNodeParams {
   unsigned int sharedMemBytes;
   void** kernelParams;
   void** extra;
+};
+
+// ---- graph node parameters (driver_types.h)
+// cudaMemsetParams(V2), cudaHostNodeParams(V2) (driver_types.h); cudaKernelNodeParams is in abi.hpp.
+struct MemsetParams {
+  void* dst;
+  size_t pitch;
+  unsigned int value;
+  unsigned int elementSize;
+  size_t width;
+  size_t height;
+};
+struct HostNodeParams {
+  void (*fn)(void*);
+  void* userData;
+};
+// cudaMemLocation, cudaMemPoolProps, cudaMemAllocNodeParams(V2).
+struct MemPoolProps {
+  int allocType, handleTypes;
+  struct {
+    int type, id;
+  } location;
+  void* win32SecurityAttributes;
+  size_t maxSize;
+  unsigned short usage;
+  unsigned char reserved[54];
+};
+struct MemAllocNodeParams {
+  MemPoolProps poolProps;
+  const void* accessDescs;
+  size_t accessDescCount;
+  size_t bytesize;
+  void* dptr;
+};
+// cudaConditionalNodeParams (CUDA_CONDITIONAL_NODE_PARAMS has a context after it).
+struct ConditionalNodeParams {
+  unsigned long long handle;
+  int type;
+  unsigned int size;
+  void** phGraph_out;
+};
+// cudaGraphNodeParams: the type, then a union at byte 16 of 232 bytes, then 8 reserved bytes.
+struct GraphNodeParams {
+  int type;
+  int reserved0[3];
+  union {
+    long long reserved1[29];
+    KernelNodeParams kernel;
+    struct {
+      int flags;
+      int reserved[3];
+      Memcpy3DParms copyParams;
+    } memcpy;
+    MemsetParams memset;
+    HostNodeParams host;
+    struct {
+      void* graph;
+      int ownership;  // cudaGraphChildGraphOwnershipClone 0, Move 1
+    } graph;
+    struct {
+      void* event;
+    } event;
+    MemAllocNodeParams alloc;
+    struct {
+      void* dptr;
+    } free;
+    ConditionalNodeParams conditional;
+  };
+  long long reserved2;
+};
+static_assert(sizeof(GraphNodeParams) == 256, "cudaGraphNodeParams is 256 bytes");
+
+// cudaGraphInstantiateParams: flags, upload stream, error node (out), cudaGraphInstantiateResult (out:
+// 0 success, 1 error).
+struct GraphInstantiateParams {
+  unsigned long long flags;
+  void* uploadStream;
+  void* errNode_out;
+  int result_out;
+};
+// cudaGraphExecUpdateResultInfo.
+struct GraphExecUpdateResultInfo {
+  int result;  // cudaGraphExecUpdateSuccess 0, ...ErrorTopologyChanged 2, ...NodeTypeChanged 3, ...FunctionChanged 5
+  void* errorNode;
+  void* errorFromNode;
 };
 
 using Event = void*;   // cudaEvent_t

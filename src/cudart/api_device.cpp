@@ -1,4 +1,5 @@
 // Devices, versions, limits, function attributes and occupancy.
+#include <cstddef>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -53,6 +54,96 @@ CUDART_API abi::Error cudaGetDeviceProperties(abi::DeviceProp* prop, int device)
   fill_props(State::get().dev->spec(), *prop);
   return 0;
 }
+
+
+// CUDA 12's headers make cudaGetDeviceProperties this (programs built with CUDA 12 that run on
+// warpsim's libcudart.so.12).
+CUDART_API abi::Error cudaGetDeviceProperties_v2(abi::DeviceProp12* prop, int device) {
+  if (!prop) return ret(abi::ErrInvalidValue);
+  if (device != 0) return ret(abi::ErrInvalidDevice);
+  const runtime::GpuSpec& g = State::get().dev->spec();
+  abi::DeviceProp p{};
+  fill_props(g, p);
+  abi::DeviceProp12& q = *prop;
+  q = abi::DeviceProp12{};
+  auto attr = [&](int a) {
+    int v = 0;
+    device_attribute(g, a, v);
+    return v;
+  };
+  std::memcpy(q.name, p.name, sizeof q.name);
+  q.uuid = p.uuid;
+  std::memcpy(q.luid, p.luid, sizeof q.luid);
+  q.luidDeviceNodeMask = p.luidDeviceNodeMask;
+  q.totalGlobalMem = p.totalGlobalMem;
+  q.sharedMemPerBlock = p.sharedMemPerBlock;
+  q.regsPerBlock = p.regsPerBlock;
+  q.warpSize = p.warpSize;
+  q.memPitch = p.memPitch;
+  q.maxThreadsPerBlock = p.maxThreadsPerBlock;
+  std::memcpy(q.maxThreadsDim, p.maxThreadsDim, sizeof q.maxThreadsDim);
+  std::memcpy(q.maxGridSize, p.maxGridSize, sizeof q.maxGridSize);
+  q.clockRate = attr(13);  // cudaDevAttrClockRate
+  q.totalConstMem = p.totalConstMem;
+  q.major = p.major;
+  q.minor = p.minor;
+  q.textureAlignment = p.textureAlignment;
+  q.texturePitchAlignment = p.texturePitchAlignment;
+  q.deviceOverlap = attr(15);  // cudaDevAttrGpuOverlap
+  q.multiProcessorCount = p.multiProcessorCount;
+  q.kernelExecTimeoutEnabled = attr(17);
+  q.integrated = p.integrated;
+  q.canMapHostMemory = p.canMapHostMemory;
+  q.computeMode = attr(20);
+  q.maxTexture1D = p.maxTexture1D;
+  q.maxTexture1DMipmap = p.maxTexture1DMipmap;
+  q.maxTexture1DLinear = 1 << 28;  // the Programming Guide's limit for compute capability 5.0 and later
+  // maxTexture2D ... maxSurfaceCubemapLayered are contiguous ints in both layouts.
+  std::memcpy(q.maxTexture2D, p.maxTexture2D,
+              offsetof(abi::DeviceProp, surfaceAlignment) - offsetof(abi::DeviceProp, maxTexture2D));
+  q.surfaceAlignment = p.surfaceAlignment;
+  q.concurrentKernels = p.concurrentKernels;
+  q.ECCEnabled = p.ECCEnabled;
+  q.pciBusID = p.pciBusID;
+  q.pciDeviceID = p.pciDeviceID;
+  q.pciDomainID = p.pciDomainID;
+  q.tccDriver = p.tccDriver;
+  q.asyncEngineCount = p.asyncEngineCount;
+  q.unifiedAddressing = p.unifiedAddressing;
+  q.memoryClockRate = attr(36);
+  q.memoryBusWidth = p.memoryBusWidth;
+  q.l2CacheSize = p.l2CacheSize;
+  q.persistingL2CacheMaxSize = p.persistingL2CacheMaxSize;
+  q.maxThreadsPerMultiProcessor = p.maxThreadsPerMultiProcessor;
+  q.streamPrioritiesSupported = p.streamPrioritiesSupported;
+  q.globalL1CacheSupported = p.globalL1CacheSupported;
+  q.localL1CacheSupported = p.localL1CacheSupported;
+  q.sharedMemPerMultiprocessor = p.sharedMemPerMultiprocessor;
+  q.regsPerMultiprocessor = p.regsPerMultiprocessor;
+  q.managedMemory = p.managedMemory;
+  q.isMultiGpuBoard = p.isMultiGpuBoard;
+  q.multiGpuBoardGroupID = p.multiGpuBoardGroupID;
+  q.hostNativeAtomicSupported = p.hostNativeAtomicSupported;
+  q.singleToDoublePrecisionPerfRatio = attr(87);
+  q.pageableMemoryAccess = p.pageableMemoryAccess;
+  q.concurrentManagedAccess = p.concurrentManagedAccess;
+  q.computePreemptionSupported = p.computePreemptionSupported;
+  q.canUseHostPointerForRegisteredMem = p.canUseHostPointerForRegisteredMem;
+  q.cooperativeLaunch = p.cooperativeLaunch;
+  q.cooperativeMultiDeviceLaunch = 0;  // one device
+  q.sharedMemPerBlockOptin = p.sharedMemPerBlockOptin;
+  q.pageableMemoryAccessUsesHostPageTables = p.pageableMemoryAccessUsesHostPageTables;
+  q.directManagedMemAccessFromHost = p.directManagedMemAccessFromHost;
+  q.maxBlocksPerMultiProcessor = p.maxBlocksPerMultiProcessor;
+  q.accessPolicyMaxWindowSize = p.accessPolicyMaxWindowSize;
+  q.reservedSharedMemPerBlock = p.reservedSharedMemPerBlock;
+  std::memcpy(q.tail, &p.hostRegisterSupported, sizeof q.tail);
+  return 0;
+}
+
+// Doubles need no conversion for the simulated device (these did nothing since CUDA 3.x hardware).
+CUDART_API abi::Error cudaSetDoubleForDevice(double*) { return 0; }
+CUDART_API abi::Error cudaSetDoubleForHost(double*) { return 0; }
 
 CUDART_API abi::Error cudaDeviceGetAttribute(int* value, int attr, int device) {
   if (!value) return ret(abi::ErrInvalidValue);

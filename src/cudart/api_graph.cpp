@@ -65,76 +65,12 @@ enum NodeType {
 enum CondType { CondIf = 0, CondWhile = 1, CondSwitch = 2 };
 constexpr uint64_t kMaxWhileIterations = 1ull << 24;
 
-// cudaMemsetParams(V2), cudaHostNodeParams(V2) (driver_types.h); cudaKernelNodeParams is in abi.hpp.
+using abi::ConditionalNodeParams;
+using abi::GraphNodeParams;
+using abi::HostNodeParams;
 using abi::KernelNodeParams;
-struct MemsetParams {
-  void* dst;
-  size_t pitch;
-  unsigned int value;
-  unsigned int elementSize;
-  size_t width;
-  size_t height;
-};
-struct HostNodeParams {
-  void (*fn)(void*);
-  void* userData;
-};
-// cudaMemLocation, cudaMemPoolProps, cudaMemAllocNodeParams(V2).
-struct MemPoolProps {
-  int allocType, handleTypes;
-  struct {
-    int type, id;
-  } location;
-  void* win32SecurityAttributes;
-  size_t maxSize;
-  unsigned short usage;
-  unsigned char reserved[54];
-};
-struct MemAllocNodeParams {
-  MemPoolProps poolProps;
-  const void* accessDescs;
-  size_t accessDescCount;
-  size_t bytesize;
-  void* dptr;
-};
-// cudaConditionalNodeParams (CUDA_CONDITIONAL_NODE_PARAMS has a context after it).
-struct ConditionalNodeParams {
-  unsigned long long handle;
-  int type;
-  unsigned int size;
-  void** phGraph_out;
-};
-// cudaGraphNodeParams: the type, then a union at byte 16 of 232 bytes, then 8 reserved bytes.
-struct GraphNodeParams {
-  int type;
-  int reserved0[3];
-  union {
-    long long reserved1[29];
-    KernelNodeParams kernel;
-    struct {
-      int flags;
-      int reserved[3];
-      abi::Memcpy3DParms copyParams;
-    } memcpy;
-    MemsetParams memset;
-    HostNodeParams host;
-    struct {
-      void* graph;
-      int ownership;  // cudaGraphChildGraphOwnershipClone 0, Move 1
-    } graph;
-    struct {
-      void* event;
-    } event;
-    MemAllocNodeParams alloc;
-    struct {
-      void* dptr;
-    } free;
-    ConditionalNodeParams conditional;
-  };
-  long long reserved2;
-};
-static_assert(sizeof(GraphNodeParams) == 256, "cudaGraphNodeParams is 256 bytes");
-static_assert(sizeof(MemAllocNodeParams) == 120, "cudaMemAllocNodeParams");
+using abi::MemAllocNodeParams;
+using abi::MemsetParams;
 
 // cudaLaunchAttributeValue is a 64-byte union; a kernel node keeps what it was given per attribute.
 using AttrValue = std::array<uint8_t, 64>;
@@ -1576,14 +1512,7 @@ CUDART_API abi::Error cudaGraphInstantiateWithFlags(void** exec, void* graph, un
   return cudaGraphInstantiate(exec, graph, flags);
 }
 
-// cudaGraphInstantiateParams: flags, upload stream, error node (out), cudaGraphInstantiateResult (out:
-// 0 success, 1 error).
-struct GraphInstantiateParams {
-  unsigned long long flags;
-  void* uploadStream;
-  void* errNode_out;
-  int result_out;
-};
+using abi::GraphInstantiateParams;
 CUDART_API abi::Error cudaGraphInstantiateWithParams(void** exec, void* graph, GraphInstantiateParams* p) {
   State& s = State::get();
   std::lock_guard g(s.mu);
@@ -1669,12 +1598,7 @@ CUDART_API abi::Error cudaGraphNodeGetEnabled(void* exec, void* node, unsigned i
   return 0;
 }
 
-// cudaGraphExecUpdateResultInfo.
-struct GraphExecUpdateResultInfo {
-  int result;  // cudaGraphExecUpdateSuccess 0, ...ErrorTopologyChanged 2, ...NodeTypeChanged 3, ...FunctionChanged 5
-  void* errorNode;
-  void* errorFromNode;
-};
+using abi::GraphExecUpdateResultInfo;
 
 // Takes the parameters of a graph with the same nodes (count, types, edges) as the instantiated one.
 CUDART_API abi::Error cudaGraphExecUpdate(void* exec, void* graph, GraphExecUpdateResultInfo* info) {

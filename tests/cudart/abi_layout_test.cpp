@@ -23,6 +23,33 @@ SAME_OFFSET(wabi::DeviceProp, cudaDeviceProp, maxBlocksPerMultiProcessor);
 SAME_OFFSET(wabi::DeviceProp, cudaDeviceProp, reservedSharedMemPerBlock);
 SAME_OFFSET(wabi::DeviceProp, cudaDeviceProp, hostNumaMultinodeIpcSupported);
 SAME_OFFSET(wabi::DeviceProp, cudaDeviceProp, reserved);
+
+// Graph node parameters (CUDA 12.4+ / 13).
+static_assert(sizeof(wabi::GraphNodeParams) == sizeof(cudaGraphNodeParams), "cudaGraphNodeParams size differs");
+SAME_OFFSET(wabi::GraphNodeParams, cudaGraphNodeParams, kernel);
+SAME_OFFSET(wabi::GraphNodeParams, cudaGraphNodeParams, reserved2);
+static_assert(offsetof(wabi::GraphNodeParams, memcpy.copyParams) == offsetof(cudaGraphNodeParams, memcpy.copyParams));
+static_assert(offsetof(wabi::GraphNodeParams, conditional.phGraph_out) ==
+              offsetof(cudaGraphNodeParams, conditional.phGraph_out));
+static_assert(offsetof(wabi::GraphNodeParams, alloc.dptr) == offsetof(cudaGraphNodeParams, alloc.dptr));
+static_assert(offsetof(wabi::GraphNodeParams, graph.ownership) == offsetof(cudaGraphNodeParams, graph.ownership));
+static_assert(sizeof(wabi::MemAllocNodeParams) == sizeof(cudaMemAllocNodeParams), "cudaMemAllocNodeParams size differs");
+SAME_OFFSET(wabi::MemAllocNodeParams, cudaMemAllocNodeParams, bytesize);
+SAME_OFFSET(wabi::MemAllocNodeParams, cudaMemAllocNodeParams, dptr);
+static_assert(sizeof(wabi::MemsetParams) == sizeof(cudaMemsetParams), "cudaMemsetParams size differs");
+SAME_OFFSET(wabi::MemsetParams, cudaMemsetParams, height);
+static_assert(sizeof(wabi::GraphInstantiateParams) == sizeof(cudaGraphInstantiateParams));
+SAME_OFFSET(wabi::GraphInstantiateParams, cudaGraphInstantiateParams, result_out);
+static_assert(sizeof(wabi::GraphExecUpdateResultInfo) == sizeof(cudaGraphExecUpdateResultInfo));
+static_assert(sizeof(wabi::ConditionalNodeParams) == sizeof(cudaConditionalNodeParams));
+// CUDA 12's cudaDeviceProp (no CUDA 12 headers here): offsets from its driver_types.h (12.3),
+// worked out by hand: clockRate after maxGridSize, deviceOverlap after texturePitchAlignment, ...
+static_assert(offsetof(wabi::DeviceProp12, clockRate) == 348);
+static_assert(offsetof(wabi::DeviceProp12, totalConstMem) == 352);
+static_assert(offsetof(wabi::DeviceProp12, deviceOverlap) == 384);
+static_assert(offsetof(wabi::DeviceProp12, computeMode) == 404);
+static_assert(offsetof(wabi::DeviceProp12, memoryClockRate) == offsetof(wabi::DeviceProp12, unifiedAddressing) + 4);
+static_assert(sizeof(wabi::DeviceProp12) == 1032);
 static_assert(sizeof(wabi::FuncAttributes) == sizeof(cudaFuncAttributes), "cudaFuncAttributes size differs");
 SAME_OFFSET(wabi::FuncAttributes, cudaFuncAttributes, ptxVersion);
 SAME_OFFSET(wabi::FuncAttributes, cudaFuncAttributes, maxDynamicSharedSizeBytes);
