@@ -35,6 +35,8 @@ enum : Error {
   ErrHostMemoryAlreadyRegistered = 712,
   ErrHostMemoryNotRegistered = 713,
   ErrLaunchFailure = 719,
+  ErrPeerAccessUnsupported = 217,
+  ErrPeerAccessNotEnabled = 705,
   ErrCooperativeLaunchTooLarge = 720,
   ErrNotSupported = 801,
   ErrGraphExecUpdateFailure = 910,

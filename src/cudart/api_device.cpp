@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstdio>
 #include <cstring>
 
 #include "cudart/device_props.hpp"
@@ -152,9 +153,29 @@ CUDART_API abi::Error cudaDeviceGetAttribute(int* value, int attr, int device) {
   return 0;
 }
 
+// domain:bus:device.function of the simulated GPU (the GPU description's PCI numbers).
 CUDART_API abi::Error cudaDeviceGetPCIBusId(char* pciBusId, int len, int device) {
   if (!pciBusId || len <= 0) return ret(abi::ErrInvalidValue);
-  std::snprintf(pciBusId, size_t(len), "0000:00:00.0");
+  if (device != 0) return ret(abi::ErrInvalidDevice);
+  const runtime::GpuSpec& g = State::get().dev->spec();
+  std::snprintf(pciBusId, size_t(len), "%04x:%02x:%02x.0", g.pci_domain_id, g.pci_bus_id, g.pci_device_id);
+  return 0;
+}
+
+// "[domain:]bus:device.function" in hex; cudaErrorInvalidValue if malformed, cudaErrorInvalidDevice
+// if it is not the simulated GPU's (as our H100 answers for another bus id).
+CUDART_API abi::Error cudaDeviceGetByPCIBusId(int* device, const char* id) {
+  if (!device || !id) return ret(abi::ErrInvalidValue);
+  unsigned dom = 0, bus = 0, dev = 0, fn = 0;
+  char end = 0;
+  if (std::sscanf(id, "%x:%x:%x.%x%c", &dom, &bus, &dev, &fn, &end) != 4) {
+    dom = 0;
+    if (std::sscanf(id, "%x:%x.%x%c", &bus, &dev, &fn, &end) != 3) return ret(abi::ErrInvalidValue);
+  }
+  const runtime::GpuSpec& g = State::get().dev->spec();
+  if (dom != unsigned(g.pci_domain_id) || bus != unsigned(g.pci_bus_id) || dev != unsigned(g.pci_device_id) || fn)
+    return ret(abi::ErrInvalidDevice);
+  *device = 0;
   return 0;
 }
 
@@ -162,6 +183,16 @@ CUDART_API abi::Error cudaDeviceCanAccessPeer(int* can, int, int) {
   if (can) *can = 0;
   return 0;
 }
+
+// One GPU, as our H100 machine answers: no peer can be enabled (device 0 itself:
+// cudaErrorPeerAccessUnsupported; any other: cudaErrorInvalidDevice).
+CUDART_API abi::Error cudaDeviceEnablePeerAccess(int peer, unsigned int) {
+  return ret(peer == 0 ? abi::ErrPeerAccessUnsupported : abi::ErrInvalidDevice);
+}
+CUDART_API abi::Error cudaDeviceDisablePeerAccess(int peer) {
+  return ret(peer == 0 ? abi::ErrPeerAccessNotEnabled : abi::ErrInvalidDevice);
+}
+CUDART_API abi::Error cudaDeviceGetP2PAttribute(int*, int, int, int) { return ret(abi::ErrInvalidDevice); }
 
 CUDART_API abi::Error cudaDriverGetVersion(int* v) {
   if (!v) return ret(abi::ErrInvalidValue);

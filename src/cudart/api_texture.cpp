@@ -13,6 +13,7 @@
 
 #include <cstring>
 #include <map>
+#include <vector>
 #include <memory>
 
 #include "cudart/abi.hpp"
@@ -41,6 +42,16 @@ struct ArrayObj {
 std::map<const void*, std::unique_ptr<ArrayObj>>& arrays() {
   static std::map<const void*, std::unique_ptr<ArrayObj>> a;
   return a;
+}
+
+// What texture and surface objects were made from, for cudaGetTextureObject*Desc.
+struct ObjectDescs {
+  ResourceDesc res{};
+  TextureDescAbi tex{};
+};
+std::map<unsigned long long, ObjectDescs>& object_descs() {
+  static std::map<unsigned long long, ObjectDescs> d;
+  return d;
 }
 
 ArrayObj* find_array(const void* a) {
@@ -255,6 +266,37 @@ CUDART_API abi::Error cudaMemcpyFromArray(void* dst, const void* src, size_t wOf
   });
 }
 
+// Stream-ordered forms: copies here complete in issue order, so the stream adds nothing.
+CUDART_API abi::Error cudaMemcpyToArrayAsync(void* dst, size_t wOffset, size_t hOffset, const void* src, size_t count,
+                                             int kind, abi::Stream) {
+  return cudaMemcpyToArray(dst, wOffset, hOffset, src, count, kind);
+}
+CUDART_API abi::Error cudaMemcpyFromArrayAsync(void* dst, const void* src, size_t wOffset, size_t hOffset,
+                                               size_t count, int kind, abi::Stream) {
+  return cudaMemcpyFromArray(dst, src, wOffset, hOffset, count, kind);
+}
+
+// Array to array: a 2D copy between the two arrays' device memory.
+CUDART_API abi::Error cudaMemcpy2DArrayToArray(void* dst, size_t wOffsetDst, size_t hOffsetDst, const void* src,
+                                               size_t wOffsetSrc, size_t hOffsetSrc, size_t width, size_t height,
+                                               int kind) {
+  if (kind != abi::DeviceToDevice && kind != abi::Default) return ret(abi::ErrInvalidMemcpyDirection);
+  uint64_t da = 0, dp = 0, sa = 0, sp = 0;
+  if (int e = array_region(dst, wOffsetDst, hOffsetDst, width, height, da, dp)) return e;
+  if (int e = array_region(src, wOffsetSrc, hOffsetSrc, width, height, sa, sp)) return e;
+  return cudaMemcpy2D(reinterpret_cast<void*>(da), dp, reinterpret_cast<const void*>(sa), sp, width, height,
+                      abi::DeviceToDevice);
+}
+// The 1D form: `count` bytes, row after row, through a host copy (the rows of the two arrays
+// need not line up).
+CUDART_API abi::Error cudaMemcpyArrayToArray(void* dst, size_t wOffsetDst, size_t hOffsetDst, const void* src,
+                                             size_t wOffsetSrc, size_t hOffsetSrc, size_t count, int kind) {
+  if (kind != abi::DeviceToDevice && kind != abi::Default) return ret(abi::ErrInvalidMemcpyDirection);
+  std::vector<uint8_t> tmp(count);
+  if (abi::Error e = cudaMemcpyFromArray(tmp.data(), src, wOffsetSrc, hOffsetSrc, count, abi::DeviceToHost)) return e;
+  return cudaMemcpyToArray(dst, wOffsetDst, hOffsetDst, tmp.data(), count, abi::HostToDevice);
+}
+
 // ------------------------------------------------------------------ texture and surface objects
 
 namespace {
@@ -343,6 +385,7 @@ CUDART_API abi::Error cudaCreateTextureObject(unsigned long long* tex, const Res
     return ret(abi::ErrNotSupported);
   }
   *tex = s.dev->engine().textures().create(t);
+  object_descs()[*tex] = ObjectDescs{*res, *td};
   return 0;
 }
 
@@ -352,6 +395,7 @@ CUDART_API abi::Error cudaDestroyTextureObject(unsigned long long tex) {
   const func::TextureDesc* t = s.dev->engine().textures().find(tex);
   if (!t || t->surface) return ret(abi::ErrInvalidValue);
   s.dev->engine().textures().destroy(tex);
+  object_descs().erase(tex);
   return 0;
 }
 
@@ -368,6 +412,7 @@ CUDART_API abi::Error cudaCreateSurfaceObject(unsigned long long* surf, const Re
   if (int e = resource_of(*res, t)) return ret(e);
   t.surface = true;
   *surf = s.dev->engine().textures().create(t);
+  object_descs()[*surf] = ObjectDescs{*res, {}};
   return 0;
 }
 
@@ -377,5 +422,35 @@ CUDART_API abi::Error cudaDestroySurfaceObject(unsigned long long surf) {
   const func::TextureDesc* t = s.dev->engine().textures().find(surf);
   if (!t || !t->surface) return ret(abi::ErrInvalidValue);
   s.dev->engine().textures().destroy(surf);
+  object_descs().erase(surf);
+  return 0;
+}
+
+// The descriptions a texture or surface object was made with.
+CUDART_API abi::Error cudaGetTextureObjectResourceDesc(ResourceDesc* res, unsigned long long tex) {
+  State& s = State::get();
+  std::lock_guard g(s.mu);
+  const func::TextureDesc* t = s.dev->engine().textures().find(tex);
+  auto it = object_descs().find(tex);
+  if (!res || !t || t->surface || it == object_descs().end()) return ret(abi::ErrInvalidValue);
+  *res = it->second.res;
+  return 0;
+}
+CUDART_API abi::Error cudaGetTextureObjectTextureDesc(TextureDescAbi* td, unsigned long long tex) {
+  State& s = State::get();
+  std::lock_guard g(s.mu);
+  const func::TextureDesc* t = s.dev->engine().textures().find(tex);
+  auto it = object_descs().find(tex);
+  if (!td || !t || t->surface || it == object_descs().end()) return ret(abi::ErrInvalidValue);
+  *td = it->second.tex;
+  return 0;
+}
+CUDART_API abi::Error cudaGetSurfaceObjectResourceDesc(ResourceDesc* res, unsigned long long surf) {
+  State& s = State::get();
+  std::lock_guard g(s.mu);
+  const func::TextureDesc* t = s.dev->engine().textures().find(surf);
+  auto it = object_descs().find(surf);
+  if (!res || !t || !t->surface || it == object_descs().end()) return ret(abi::ErrInvalidValue);
+  *res = it->second.res;
   return 0;
 }

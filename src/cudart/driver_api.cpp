@@ -87,6 +87,7 @@ abi::Error cudaFreeAsync(void* devPtr, abi::Stream stream);
 abi::Error cudaDeviceGetPCIBusId(char* pciBusId, int len, int device);
 abi::Error cudaGetDeviceProperties(abi::DeviceProp* prop, int device);
 abi::Error cudaDeviceGetStreamPriorityRange(int* least, int* greatest);
+abi::Error cudaDeviceGetByPCIBusId(int* device, const char* id);
 abi::Error cudaDeviceGetDefaultMemPool(void** pool, int device);
 abi::Error cudaPointerGetAttributes(abi::PointerAttributes* attr, const void* ptr);
 abi::Error cudaLaunchKernelExC(const abi::LaunchConfig* config, const void* func, void** args);
@@ -261,21 +262,16 @@ int cuDeviceGetPCIBusId_(char* id, int len, int dev) {
   if (dev != 0) return CuInvalidDevice;
   return cu(cudaDeviceGetPCIBusId(id, len, dev));
 }
-int cuDeviceGetByPCIBusId_(int* dev, const char* id) {
-  if (!dev || !id) return CuInvalidValue;
-  *dev = 0;
-  return CuSuccess;
-}
+int cuDeviceGetByPCIBusId_(int* dev, const char* id) { return cu(cudaDeviceGetByPCIBusId(dev, id)); }
 int cuDeviceCanAccessPeer_(int* can, int, int) {
   if (!can) return CuInvalidValue;
   *can = 0;
   return CuSuccess;
 }
-int cuDeviceGetP2PAttribute_(int* v, int, int, int) {
-  if (!v) return CuInvalidValue;
-  *v = 0;
-  return CuSuccess;
-}
+// One GPU (as our H100 machine answers): no peers.
+int cuDeviceGetP2PAttribute_(int* v, int, int, int) { return v ? CuInvalidDevice : CuInvalidValue; }
+int cuCtxEnablePeerAccess_(void*, unsigned) { return 217; }  // CUDA_ERROR_PEER_ACCESS_UNSUPPORTED
+int cuCtxDisablePeerAccess_(void*) { return 705; }          // CUDA_ERROR_PEER_ACCESS_NOT_ENABLED
 int cuDeviceGetDefaultMemPool_(void** pool, int dev) {
   if (dev != 0) return CuInvalidDevice;
   return cu(cudaDeviceGetDefaultMemPool(pool, dev));
@@ -1376,7 +1372,8 @@ const std::vector<Entry>& entries() {
     E(cuInit), E(cuDriverGetVersion), E(cuDeviceGetCount), E(cuDeviceGet), E(cuDeviceGetAttribute),
     E(cuDeviceGetName), E(cuDeviceTotalMem), E(cuDeviceComputeCapability), E(cuDeviceGetUuid),
     EA(cuDeviceGetUuid_v2, cuDeviceGetUuid), E(cuDeviceGetPCIBusId), E(cuDeviceGetByPCIBusId),
-    E(cuDeviceCanAccessPeer), E(cuDeviceGetP2PAttribute), E(cuDeviceGetDefaultMemPool),
+    E(cuDeviceCanAccessPeer), E(cuDeviceGetP2PAttribute), E(cuDeviceGetDefaultMemPool), E(cuCtxEnablePeerAccess),
+    E(cuCtxDisablePeerAccess),
     EA(cuDeviceGetMemPool, cuDeviceGetDefaultMemPool), E(cuDeviceGetTexture1DLinearMaxWidth),
     E(cuDevicePrimaryCtxRetain), E(cuDevicePrimaryCtxRelease), E(cuDevicePrimaryCtxGetState),
     E(cuDevicePrimaryCtxSetFlags), E(cuDevicePrimaryCtxReset), E(cuCtxCreate), E(cuCtxDestroy),

@@ -7,6 +7,8 @@
 // through unchanged. Lookups: driver_texture_entry.
 #include <cstdint>
 #include <cstring>
+#include <map>
+#include <mutex>
 #include <string>
 
 #include "cudart/abi.hpp"
@@ -162,6 +164,39 @@ struct CuTextureDesc {
   float border[4];
   int reserved[12];
 };
+// What objects made through the driver were made from (cuTexObjectGetResourceDesc, ...).
+struct CuObjectDescs {
+  CuResourceDesc res;
+  CuTextureDesc tex;
+};
+std::map<unsigned long long, CuObjectDescs>& cu_object_descs() {
+  static std::map<unsigned long long, CuObjectDescs> d;
+  return d;
+}
+std::mutex& cu_object_mu() {
+  static std::mutex m;
+  return m;
+}
+void remember(unsigned long long h, const CuResourceDesc& r, const CuTextureDesc* t) {
+  std::lock_guard g(cu_object_mu());
+  CuObjectDescs d{};
+  d.res = r;
+  if (t) d.tex = *t;
+  cu_object_descs()[h] = d;
+}
+void forget(unsigned long long h) {
+  std::lock_guard g(cu_object_mu());
+  cu_object_descs().erase(h);
+}
+template <class F>
+int recall(unsigned long long h, F f) {
+  std::lock_guard g(cu_object_mu());
+  auto it = cu_object_descs().find(h);
+  if (it == cu_object_descs().end()) return CuInvalidValue;
+  f(it->second);
+  return CuSuccess;
+}
+
 int tex_object_create(unsigned long long* tex, const CuResourceDesc* res, const CuTextureDesc* td, const void* view) {
   if (!tex || !res || !td) return CuInvalidValue;
   if (view) return CuNotSupported;
@@ -189,16 +224,40 @@ int tex_object_create(unsigned long long* tex, const CuResourceDesc* res, const 
   t.maxMipmapLevelClamp = td->max_clamp;
   t.disableTrilinearOptimization = (td->flags & 0x20) != 0;
   t.seamlessCubemap = (td->flags & 0x40) != 0;
-  return cu(cudaCreateTextureObject(tex, &r, &t, nullptr));
+  const int e = cu(cudaCreateTextureObject(tex, &r, &t, nullptr));
+  if (!e) remember(*tex, *res, td);
+  return e;
 }
-int tex_object_destroy(unsigned long long tex) { return cu(cudaDestroyTextureObject(tex)); }
+int tex_object_destroy(unsigned long long tex) {
+  const int e = cu(cudaDestroyTextureObject(tex));
+  if (!e) forget(tex);
+  return e;
+}
+int tex_object_resource_desc(CuResourceDesc* res, unsigned long long tex) {
+  if (!res) return CuInvalidValue;
+  return recall(tex, [&](const CuObjectDescs& d) { *res = d.res; });
+}
+int tex_object_texture_desc(CuTextureDesc* td, unsigned long long tex) {
+  if (!td) return CuInvalidValue;
+  return recall(tex, [&](const CuObjectDescs& d) { *td = d.tex; });
+}
 int surf_object_create(unsigned long long* surf, const CuResourceDesc* res) {
   if (!surf || !res) return CuInvalidValue;
   ResourceDesc r;
   if (int e = to_runtime(*res, r)) return e;
-  return cu(cudaCreateSurfaceObject(surf, &r));
+  const int e = cu(cudaCreateSurfaceObject(surf, &r));
+  if (!e) remember(*surf, *res, nullptr);
+  return e;
 }
-int surf_object_destroy(unsigned long long surf) { return cu(cudaDestroySurfaceObject(surf)); }
+int surf_object_destroy(unsigned long long surf) {
+  const int e = cu(cudaDestroySurfaceObject(surf));
+  if (!e) forget(surf);
+  return e;
+}
+int surf_object_resource_desc(CuResourceDesc* res, unsigned long long surf) {
+  if (!res) return CuInvalidValue;
+  return recall(surf, [&](const CuObjectDescs& d) { *res = d.res; });
+}
 
 }  // namespace
 
@@ -215,6 +274,9 @@ void* driver_texture_entry(const std::string& base) {
   if (base == "cuTexObjectDestroy") return fn(&tex_object_destroy);
   if (base == "cuSurfObjectCreate") return fn(&surf_object_create);
   if (base == "cuSurfObjectDestroy") return fn(&surf_object_destroy);
+  if (base == "cuTexObjectGetResourceDesc") return fn(&tex_object_resource_desc);
+  if (base == "cuTexObjectGetTextureDesc") return fn(&tex_object_texture_desc);
+  if (base == "cuSurfObjectGetResourceDesc") return fn(&surf_object_resource_desc);
   return nullptr;
 }
 
