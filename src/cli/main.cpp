@@ -104,20 +104,14 @@ int ptx_roundtrip(const std::vector<std::string>& files) {
 // entries) on first use, and on a VM every 4 KB page fault costs microseconds: 6,200 faults were
 // a seventh of saxpy's time. glibc.malloc.hugetlb=1 (glibc >= 2.35; older ones ignore it) has malloc
 // madvise its heap for transparent huge pages, where the kernel's THP mode is "madvise" or
-// "always": 1,600 faults, timing-mode kernels 8-14% faster (docs/performance.md). Each timed
-// launch builds its SMs and frees them at its end, and glibc then hands the top of the heap back to
-// the kernel (trim), so the next launch faults the same huge pages in again, zeroed: a 32 MiB
-// top_pad keeps that much spare heap mapped (saxpy's three kernels: ~1,600 -> 650-950 faults;
-// no change in the fastest kernel times that this VM's noise could show).
-// Settings of the user's own win; WARPSIM_MALLOC_THP=0 leaves the environment alone.
+// "always": 1,600 faults, timing-mode kernels 8-14% faster (docs/performance.md). A hugetlb
+// setting of the user's own wins; WARPSIM_MALLOC_THP=0 leaves the environment alone.
 void set_malloc_tunables() {
   if (const char* off = std::getenv("WARPSIM_MALLOC_THP"); off && std::string(off) == "0") return;
   std::string t;
   if (const char* old = std::getenv("GLIBC_TUNABLES"); old && *old) t = old;
-  for (const char* kv : {"glibc.malloc.hugetlb=1", "glibc.malloc.top_pad=33554432"}) {
-    const std::string key = std::string(kv).substr(0, std::string(kv).find('='));
-    if (t.find(key) == std::string::npos) t += (t.empty() ? "" : ":") + std::string(kv);
-  }
+  if (t.find("glibc.malloc.hugetlb") != std::string::npos) return;
+  t += (t.empty() ? "" : ":") + std::string("glibc.malloc.hugetlb=1");
   setenv("GLIBC_TUNABLES", t.c_str(), 1);
 }
 
