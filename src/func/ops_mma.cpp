@@ -1,6 +1,7 @@
 // Warp-level matrix instructions (PTX ISA 8.7, 9.7.14): ldmatrix / stmatrix / movmatrix, mma.sync
 // (sm_80 shapes and the Volta-shape m8n8k4 .f16), mma.sp / mma.sp::ordered_metadata (2:4 sparse A,
-// every sm_80 form) and wmma.load / wmma.store / wmma.mma.
+// every sm_80 form) and wmma.load / wmma.store / wmma.mma; sm_90a's warpgroup wgmma.mma_async
+// (9.7.15) at the end.
 //
 // All of them are .sync.aligned without a member mask: every live lane of the warp takes part, so
 // each handler first waits (warp_sync) until all live lanes of the warp have arrived. A handler
