@@ -1304,6 +1304,50 @@ TEST(Wgmma, M64N8K16FromSharedMemory) {
     }
 }
 
+// Descriptors that point outside the CTA's shared memory, or use a base offset (not modelled),
+// stop the kernel with a fault that says so; nothing is read from elsewhere.
+TEST(Wgmma, BadDescriptorsFault) {
+  const std::string k = ".version 8.7\n.target sm_90a\n.address_size 64\n" R"(
+.visible .entry wg(.param .u64 pa, .param .u64 pb)
+{
+  .reg .f32 %f<4>;
+  .reg .b64 %rd<4>;
+  .shared .align 1024 .b8 sm[4096];
+  ld.param.u64 %rd0, [pa];
+  ld.param.u64 %rd1, [pb];
+  mov.f32 %f0, 0f00000000;
+  mov.f32 %f1, 0f00000000;
+  mov.f32 %f2, 0f00000000;
+  mov.f32 %f3, 0f00000000;
+  wgmma.fence.sync.aligned;
+  wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f0, %f1, %f2, %f3}, %rd0, %rd1, 0, 1, 1, 0, 0;
+  wgmma.commit_group.sync.aligned;
+  wgmma.wait_group.sync.aligned 0;
+  ret;
+}
+)";
+  const uint64_t ok_a = desc(0, 16, 256, 3), ok_b = desc(2048, 128, 256, 0);  // 2 KB of A, 256 bytes of B
+  struct Case {
+    uint64_t a, b;
+    const char* want;
+  } cases[] = {
+      {desc(0x3f000, 16, 256, 3), ok_b, "shared"},         // A far past the 4 KB of shared memory
+      {ok_a, desc(2048, 0x3ff0, 256, 0), "shared"},         // B's second K chunk runs off the end
+      {desc(0, 16, 256, 1, 3), ok_b, "base offset"},        // swizzled with a base offset
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.want);
+    Harness h;
+    ASSERT_TRUE(h.load(k));
+    auto res = h.run("wg", {1, 1, 1}, {128, 1, 1}, Harness::Params().add(c.a).add(c.b));
+    ASSERT_FALSE(res.ok());
+    EXPECT_NE(res.report().find(c.want), std::string::npos) << res.report();
+  }
+  Harness h;
+  ASSERT_TRUE(h.load(k));
+  EXPECT_TRUE(h.run("wg", {1, 1, 1}, {128, 1, 1}, Harness::Params().add(ok_a).add(ok_b)).ok());
+}
+
 TEST(Wgmma, InvalidFormsFailToLoad) {
   const char* bad[] = {
       // bf16 inputs have no .f16 accumulator
