@@ -615,6 +615,9 @@ void read_machine(Reader& rd, Machine& m) {
   rd.u32("tensor.fma_b1", m.tensor_fma_b1);
   rd.u32("tensor.latency", m.tensor_latency);
   rd.u32("tensor.sync_overhead", m.tensor_sync_overhead);
+  m.tensor_wgmma_latency = m.tensor_latency;
+  if (rd.get("tensor.wgmma_latency")) rd.u32("tensor.wgmma_latency", m.tensor_wgmma_latency);
+  if (rd.get("tensor.wgmma_n_per_cycle")) rd.u32("tensor.wgmma_n_per_cycle", m.tensor_wgmma_n_per_cycle);
   if (rd.get("tensor.s4_emulation_latency")) rd.u32("tensor.s4_emulation_latency", m.tensor_emulated_s4.latency);
   if (rd.get("tensor.s4_emulation_cycles")) rd.u32("tensor.s4_emulation_cycles", m.tensor_emulated_s4.cycles);
   if (rd.get("tensor.u4_emulation_latency")) rd.u32("tensor.u4_emulation_latency", m.tensor_emulated_u4.latency);
@@ -1057,6 +1060,9 @@ std::string describe(const Machine& m) {
                                                m.tensor_fma_f64, m.tensor_fma_i8, m.tensor_fma_i4, m.tensor_fma_b1));
     line("extra latency", fmt::format("{} cycles", m.tensor_latency));
     line("mma.sync overhead", fmt::format("{} pipe cycles per instruction", m.tensor_sync_overhead));
+    line("wgmma latency", m.tensor_wgmma_n_per_cycle
+                              ? fmt::format("{} + N/{} cycles after the pipe", m.tensor_wgmma_latency, m.tensor_wgmma_n_per_cycle)
+                              : fmt::format("{} cycles after the pipe", m.tensor_wgmma_latency));
     for (auto [name, e] : {std::pair{"s4", m.tensor_emulated_s4}, std::pair{"u4", m.tensor_emulated_u4},
                            std::pair{"b1 xor", m.tensor_emulated_b1_xor}})
       if (e.latency || e.cycles)

@@ -328,6 +328,9 @@ struct Machine {
            tensor_fma_i4 = 0, tensor_fma_b1 = 0;
   uint32_t tensor_latency = 0;         // extra cycles from the last pipe cycle to the result
   uint32_t tensor_sync_overhead = 0;   // pipe cycles an mma.sync / wmma.mma adds to its shape's (not wgmma)
+  // wgmma.mma_async: cycles from its last pipe cycle to done (tensor.wgmma_latency, default
+  // tensor.latency), plus N / wgmma_n_per_cycle for writing back an m64nN result (0: none).
+  uint32_t tensor_wgmma_latency = 0, tensor_wgmma_n_per_cycle = 0;
   // Input types the tensor cores lack, which ptxas emulates with a called subroutine per mma
   // (sm_90: .s4, .u4 and .b1 xor.popc; optional keys tensor.<type>_emulation_latency / _cycles):
   // the mma's result latency, during which its warp issues nothing else, and the issue cycles of

@@ -3,7 +3,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstring>
+#include <string>
 
 namespace warpsim::cudart {
 
@@ -112,10 +114,25 @@ bool parse_wrapper(const void* wrapper, std::vector<Container>& out, std::string
   return true;
 }
 
+// PTX for an architecture-specific target (.target sm_90a, sm_100f): nvcc 13's -arch=sm_90a embeds
+// it next to a compute_90 PTX of the same arch number, and only the former may use sm_90a's
+// instructions (wgmma, setmaxnreg), so it is the one to run.
+static bool arch_specific(const FatbinEntry& e) {
+  static const std::string kTarget = ".target sm_";
+  const auto end = e.payload.begin() + std::min<size_t>(e.payload.size(), 64 * 1024);
+  auto it = std::search(e.payload.begin(), end, kTarget.begin(), kTarget.end());
+  if (it == end) return false;
+  it += kTarget.size();
+  while (it != end && *it >= '0' && *it <= '9') ++it;
+  return it != end && (*it == 'a' || *it == 'f');
+}
+
 const FatbinEntry* best_ptx(const std::vector<FatbinEntry>& entries, uint32_t arch) {
   const FatbinEntry* best = nullptr;
   for (auto& e : entries)
-    if (e.kind == EntryKind::Ptx && e.arch <= arch && e.error.empty() && (!best || e.arch > best->arch)) best = &e;
+    if (e.kind == EntryKind::Ptx && e.arch <= arch && e.error.empty() &&
+        (!best || e.arch > best->arch || (e.arch == best->arch && arch_specific(e) && !arch_specific(*best))))
+      best = &e;
   return best;
 }
 

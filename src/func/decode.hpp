@@ -67,7 +67,7 @@ void register_half_ops();      // ops_half.cpp
 void register_cvt_ops();       // ops_cvt.cpp
 void register_warp_ops();      // ops_warp.cpp: shfl/vote/match/activemask/redux/bar.warp
 void register_atom_ops();      // ops_atom.cpp
-void register_mma_ops();       // ops_mma.cpp: ldmatrix/stmatrix/movmatrix, mma.sync, wmma
+void register_mma_ops();       // ops_mma.cpp: ldmatrix/stmatrix/movmatrix, mma.sync, wmma, wgmma
 void register_async_ops();     // ops_async.cpp: cp.async, mbarrier
 void register_tex_ops();       // ops_tex.cpp: tex, suld.b, sust.b
 

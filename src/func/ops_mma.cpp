@@ -1,6 +1,7 @@
 // Warp-level matrix instructions (PTX ISA 8.7, 9.7.14): ldmatrix / stmatrix / movmatrix, mma.sync
 // (sm_80 shapes and the Volta-shape m8n8k4 .f16), mma.sp / mma.sp::ordered_metadata (2:4 sparse A,
-// every sm_80 form) and wmma.load / wmma.store / wmma.mma.
+// every sm_80 form) and wmma.load / wmma.store / wmma.mma; sm_90a's warpgroup wgmma.mma_async
+// (9.7.15) at the end.
 //
 // All of them are .sync.aligned without a member mask: every live lane of the warp takes part, so
 // each handler first waits (warp_sync) until all live lanes of the warp have arrived. A handler
@@ -46,6 +47,7 @@
 #include "func/fp_util.hpp"
 #include "func/memory_access.hpp"
 #include "func/softfloat.hpp"
+#include "func/wgmma_desc.hpp"
 
 namespace warpsim::func {
 
@@ -56,7 +58,7 @@ namespace {
 // ------------------------------------------------------------------ shared helpers
 
 // Element types of matrix operands.
-enum class ET : uint8_t { None, F16, BF16, TF32, F32, F64, S8, U8, S4, U4, B1, S32, B16 };
+enum class ET : uint8_t { None, F16, BF16, TF32, F32, F64, S8, U8, S4, U4, B1, S32, B16, E4M3, E5M2 };
 
 ET et_of(Mod m) {
   switch (m) {
@@ -72,6 +74,8 @@ ET et_of(Mod m) {
     case Mod::b1: return ET::B1;
     case Mod::s32: return ET::S32;
     case Mod::b16: return ET::B16;
+    case Mod::e4m3: return ET::E4M3;
+    case Mod::e5m2: return ET::E5M2;
     default: return ET::None;
   }
 }
@@ -88,7 +92,7 @@ unsigned et_bits(ET t) {
     case ET::F16: case ET::BF16: case ET::B16: return 16;
     case ET::TF32: case ET::F32: case ET::S32: return 32;
     case ET::F64: return 64;
-    case ET::S8: case ET::U8: return 8;
+    case ET::S8: case ET::U8: case ET::E4M3: case ET::E5M2: return 8;
     case ET::S4: case ET::U4: return 4;
     case ET::B1: return 1;
     default: return 0;
@@ -96,7 +100,7 @@ unsigned et_bits(ET t) {
 }
 
 const char* et_name(ET t) {
-  static const char* n[] = {"?", "f16", "bf16", "tf32", "f32", "f64", "s8", "u8", "s4", "u4", "b1", "s32", "b16"};
+  static const char* n[] = {"?", "f16", "bf16", "tf32", "f32", "f64", "s8", "u8", "s4", "u4", "b1", "s32", "b16", "e4m3", "e5m2"};
   return n[size_t(t)];
 }
 
@@ -129,6 +133,8 @@ double fp_value(ET t, uint64_t b) {
     case ET::TF32: return double(std::bit_cast<float>(uint32_t(b & 0xffffe000u)));  // upper 19 bits
     case ET::F32: return double(std::bit_cast<float>(uint32_t(b)));
     case ET::F64: return sf::d_of(b);
+    case ET::E4M3: return sf::to_double(sf::kE4M3, b & 0xff);
+    case ET::E5M2: return sf::to_double(sf::kE5M2, b & 0xff);
     default: return 0;
   }
 }
@@ -963,6 +969,240 @@ bool dec_wmma_mma(DecodeCtx& c, const Instruction& ins, DInstr& out) {
   return true;
 }
 
+// ------------------------------------------------------------------ wgmma (sm_90a)
+
+// wgmma.mma_async (PTX ISA 8.7, 9.7.15): D (64 x N) = A (64 x K) x B (K x N) + (scale-d ? D : 0),
+// issued by a warpgroup of four consecutive warps (warp id % 4 == 0 first). Warp q of the group
+// owns rows 16q..16q+15 of D, and of A when A comes from registers, so each warp computes its own
+// share at its own issue: its 16 rows of A (shared memory through the descriptor, or its
+// registers), all of B (shared memory), its accumulators. No warp waits for the others; the ISA
+// forbids changing the operands before wgmma.wait_group says the MMA is done, so reading them at
+// issue is what the hardware computes. The arithmetic is mma.sync's (float_mma: the exact sum of
+// the products and C rounded once; integer: exact, wrapped or .satfinite). imm-scale-a/b = -1
+// negate A/B; scale-d false ignores D's old value.
+// Fragments per warp (ISA figures for .m64nNk16/k8/k32; groupID g = lane / 4, t = lane % 4):
+//   D element i (i < N/2): row g + 8 * ((i >> 1) & 1), col 8 * (i >> 2) + 2t + (i & 1); .f16
+//     accumulators pack elements 2j, 2j+1 in register j; .f32/.s32 one per register.
+//   A in registers (4 x 32 bits): mma.m16n8kK's A layout (register r, element j: row g + 8(r & 1),
+//     col t * e + j + (r >> 1) * 4e, e = elements per register).
+// Shared-memory operands: func/wgmma_desc.hpp. Sparse (.sp) and .b1 forms are refused at decode.
+struct WgDesc {
+  uint16_t n;
+  uint8_t k;
+  ET at, bt, dt;
+  uint8_t nd;
+  uint8_t flags;  // kWgAReg | kWgTransA | kWgTransB | kWgNegA | kWgNegB | kWgSat | kWgScaleImm | kWgScaleOne
+};
+constexpr uint8_t kWgAReg = 1, kWgTransA = 2, kWgTransB = 4, kWgNegA = 8, kWgNegB = 16, kWgSat = 32, kWgScaleImm = 64,
+                  kWgScaleOne = 128;
+static_assert(sizeof(WgDesc) <= 8);
+
+// Reads the rows [mn0, mn0 + rows) x K of an operand from shared memory into X (row-major, raw
+// element bits); false after a fault.
+bool wgmma_read_smem(ExecCtx& ctx, uint64_t desc, unsigned mn0, unsigned rows, unsigned K, ET et, bool mn_major,
+                     uint64_t* X) {
+  WgmmaDesc d = WgmmaDesc::decode(desc);
+  unsigned lane = std::countr_zero(ctx.w.valid ? ctx.w.valid : 1u);
+  if (d.swizzle_bytes && d.base_offset) {
+    ctx.fault(FaultKind::Unsupported, lane, d.start,
+              fmt::format("wgmma: matrix descriptor 0x{:016x} has base offset {} (a swizzle pattern not aligned to its "
+                          "repeat), which is not modelled",
+                          desc, d.base_offset));
+    return false;
+  }
+  unsigned bits = et_bits(et), bytes = bits / 8;
+  for (unsigned r = 0; r < rows; ++r)
+    for (unsigned k = 0; k < K; ++k) {
+      uint32_t a = wgmma_smem_address(d, mn0 + r, k, bits, mn_major);
+      const uint8_t* p = resolve_access(ctx, AccessSpace::Shared, lane, a, bytes, false);
+      if (!p) return false;
+      X[r * K + k] = load_bytes(p, bytes);
+    }
+  return true;
+}
+
+void exec_wgmma(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
+  if (!sync_all(ctx)) return;
+  WgDesc D;
+  {
+    uint64_t w = uint64_t(in.imm);
+    std::memcpy(&D, &w, sizeof D);
+  }
+  const Ref* ops = ctx.ops(in);
+  const unsigned N = D.n, K = D.k, M = 16, q = ctx.w.id % 4;
+  const Ref* od = ops;
+  const bool areg = D.flags & kWgAReg;
+  const Ref* oa = od + D.nd;
+  const Ref ob = oa[areg ? 4 : 1];
+  const Ref oscale = oa[areg ? 5 : 2];
+  const unsigned first = std::countr_zero(ctx.w.valid ? ctx.w.valid : 1u);
+  thread_local std::vector<uint64_t> A, Bt, B, C, R;
+  A.assign(M * K, 0);
+  Bt.assign(size_t(N) * K, 0);
+  B.resize(size_t(K) * N);
+  C.assign(M * N, 0);
+  R.resize(M * N);
+  if (areg) {
+    unsigned ea = per_reg(D.at), abits = et_bits(D.at);
+    for (unsigned t = 0; t < kWarpSize; ++t) {
+      unsigned g = t >> 2, tq = t & 3;
+      for (unsigned r = 0; r < 4; ++r) {
+        uint64_t v = ctx.src(oa[r])[t];
+        for (unsigned j = 0; j < ea; ++j) A[(g + 8 * (r & 1)) * K + tq * ea + j + (r >> 1) * 4 * ea] = field(v, j, abits);
+      }
+    }
+  } else if (!wgmma_read_smem(ctx, ctx.src(oa[0])[first], 16 * q, M, K, D.at, D.flags & kWgTransA, A.data())) {
+    return;
+  }
+  if (!wgmma_read_smem(ctx, ctx.src(ob)[first], 0, N, K, D.bt, D.flags & kWgTransB, Bt.data())) return;
+  for (unsigned n = 0; n < N; ++n)
+    for (unsigned k = 0; k < K; ++k) B[k * N + n] = Bt[n * K + k];
+  // Negation flips the sign bit of every element (the float types only: the ISA has no
+  // imm-scale for integers).
+  auto negate = [](std::vector<uint64_t>& X, ET t) {
+    uint64_t s = 1ull << (et_bits(t) - 1);
+    for (auto& x : X) x ^= s;
+  };
+  if (D.flags & kWgNegA) negate(A, D.at);
+  if (D.flags & kWgNegB) negate(B, D.bt);
+  bool scale_d = (D.flags & kWgScaleImm) ? (D.flags & kWgScaleOne) : (ctx.pred(oscale) >> first & 1);
+  const bool d16 = D.dt == ET::F16;
+  if (scale_d)
+    for (unsigned t = 0; t < kWarpSize; ++t) {
+      unsigned g = t >> 2, tq = t & 3;
+      for (unsigned i = 0; i < N / 2; ++i) {
+        unsigned row = g + 8 * ((i >> 1) & 1), col = 8 * (i >> 2) + 2 * tq + (i & 1);
+        C[row * N + col] = d16 ? field(ctx.src(od[i >> 1])[t], i & 1, 16) : ctx.src(od[i])[t] & 0xffffffffu;
+      }
+    }
+  const bool isint = D.at == ET::S8 || D.at == ET::U8;
+  if (!isint) {
+    float_mma(M, N, K, D.at, D.bt, d16 ? ET::F16 : ET::F32, D.dt, A.data(), B.data(), C.data(), R.data());
+  } else {
+    for (unsigned i = 0; i < M; ++i)
+      for (unsigned j = 0; j < N; ++j) {
+        int64_t acc = int_value(ET::S32, C[i * N + j]);
+        for (unsigned k = 0; k < K; ++k) acc += int_value(D.at, A[i * K + k]) * int_value(D.bt, B[k * N + j]);
+        if (D.flags & kWgSat) acc = std::clamp<int64_t>(acc, INT32_MIN, INT32_MAX);
+        R[i * N + j] = uint32_t(acc);
+      }
+  }
+  for (unsigned t = 0; t < kWarpSize; ++t) {
+    if (!(mask >> t & 1)) continue;
+    unsigned g = t >> 2, tq = t & 3;
+    if (d16)
+      for (unsigned j = 0; j < D.nd; ++j) ctx.dst(od[j])[t] = 0;
+    for (unsigned i = 0; i < N / 2; ++i) {
+      unsigned row = g + 8 * ((i >> 1) & 1), col = 8 * (i >> 2) + 2 * tq + (i & 1);
+      uint64_t v = R[row * N + col];
+      if (d16) ctx.dst(od[i >> 1])[t] |= (v & 0xffff) << (16 * (i & 1));
+      else ctx.dst(od[i])[t] = v & 0xffffffffu;
+    }
+  }
+}
+
+bool dec_wgmma(DecodeCtx& c, const Instruction& ins, DInstr& out) {
+  auto ts = types_of(ins);
+  unsigned M = ins.shape.m, N = ins.shape.n, K = ins.shape.k;
+  std::string form = fmt::format("wgmma.mma_async{}.m{}n{}k{}", ins.has(Mod::sp) ? ".sp" : "", M, N, K);
+  for (auto t : ts) form += std::string(".") + et_name(t);
+  auto unsupported = [&](const std::string& why) { return c.fail(fmt::format("{} is not supported ({})", form, why)); };
+  if (!ins.has(Mod::sync) || !ins.has(Mod::aligned)) return c.fail("wgmma.mma_async needs .sync.aligned");
+  if (ins.has(Mod::sp)) return unsupported("sparse wgmma is not implemented");
+  if (ts.size() != 3) return unsupported("expected .dtype.atype.btype");
+  WgDesc D{};
+  D.dt = ts[0];
+  D.at = ts[1];
+  D.bt = ts[2];
+  auto is8f = [](ET t) { return t == ET::E4M3 || t == ET::E5M2; };
+  auto is8i = [](ET t) { return t == ET::S8 || t == ET::U8; };
+  bool ok = false, isint = false, trans_ok = false;
+  unsigned want_k = 0;
+  if ((D.at == ET::F16 || D.at == ET::BF16) && D.bt == D.at) {
+    want_k = 16;
+    trans_ok = true;
+    ok = D.dt == ET::F32 || (D.dt == ET::F16 && D.at == ET::F16);
+  } else if (D.at == ET::TF32 && D.bt == ET::TF32) {
+    want_k = 8;
+    ok = D.dt == ET::F32;
+  } else if (is8f(D.at) && is8f(D.bt)) {
+    want_k = 32;
+    ok = D.dt == ET::F32 || D.dt == ET::F16;
+  } else if (is8i(D.at) && is8i(D.bt)) {
+    want_k = 32;
+    isint = true;
+    ok = D.dt == ET::S32;
+  } else if (D.at == ET::B1) {
+    return unsupported(".b1 wgmma is not implemented");
+  }
+  if (!ok) return unsupported("no such type combination");
+  bool n_ok = isint ? (N == 8 || N == 24 || (N % 16 == 0 && N >= 16 && N <= 256)) : (N % 8 == 0 && N >= 8 && N <= 256);
+  if (M != 64 || K != want_k || !n_ok) return unsupported("no such shape for these types");
+  if (ins.has(Mod::satfinite)) {
+    if (!isint) return unsupported(".satfinite applies to integer wgmma only");
+    D.flags |= kWgSat;
+  }
+  D.n = uint16_t(N);
+  D.k = uint8_t(K);
+  D.nd = uint8_t(D.dt == ET::F16 ? N / 4 : N / 2);
+  const auto& o = ins.operands;
+  const bool areg = o.size() >= 2 && o[1].kind == Operand::Kind::Vector;
+  // d, a, b, scale-d, then imm-scale-a, imm-scale-b (floating types), imm-trans-a (16-bit types, A
+  // from shared memory), imm-trans-b (16-bit types).
+  size_t want = 4 + (isint ? 0 : 2) + (trans_ok ? (areg ? 1 : 2) : 0);
+  if (o.size() != want) return unsupported(fmt::format("expected {} operands, not {}", want, o.size()));
+  std::vector<Ref> refs;
+  if (!vec_refs(c, o[0], reg_type(D.dt), refs, D.nd, "the D operand")) return false;
+  for (auto& r : refs)
+    if (r.kind() != Ref::Reg) return c.fail("wgmma.mma_async destinations must be registers");
+  if (areg) {
+    D.flags |= kWgAReg;
+    if (!vec_refs(c, o[1], Type::B32, refs, 4, "the A operand")) return false;
+  } else {
+    Ref a = c.ref(o[1], Type::B64);
+    if (a.is_none()) return false;
+    refs.push_back(a);
+  }
+  Ref b = c.ref(o[2], Type::B64);
+  if (b.is_none()) return false;
+  refs.push_back(b);
+  if (o[3].kind == Operand::Kind::Imm) {
+    D.flags |= kWgScaleImm | (o[3].ival ? kWgScaleOne : 0);
+    refs.push_back(Ref::none());
+  } else {
+    Ref p = c.ref(o[3], Type::Pred);
+    if (p.is_none()) return false;
+    if (p.kind() != Ref::Pred) return c.fail("wgmma.mma_async: scale-d must be a predicate or an integer constant");
+    refs.push_back(p);
+  }
+  auto imm = [&](size_t i, int64_t& v) {
+    if (o[i].kind != Operand::Kind::Imm) return false;
+    v = o[i].ival;
+    return true;
+  };
+  size_t i = 4;
+  if (!isint) {
+    for (unsigned s = 0; s < 2; ++s, ++i) {
+      int64_t v;
+      if (!imm(i, v) || (v != 1 && v != -1)) return c.fail(fmt::format("{}: imm-scale-{} must be 1 or -1", form, s ? 'b' : 'a'));
+      if (v == -1) D.flags |= s ? kWgNegB : kWgNegA;
+    }
+  }
+  if (trans_ok) {
+    for (unsigned s = areg ? 1 : 0; s < 2; ++s, ++i) {
+      int64_t v;
+      if (!imm(i, v) || (v != 0 && v != 1)) return c.fail(fmt::format("{}: imm-trans-{} must be 0 or 1", form, s ? 'b' : 'a'));
+      if (v) D.flags |= s ? kWgTransB : kWgTransA;
+    }
+  }
+  uint64_t w = 0;
+  std::memcpy(&w, &D, sizeof D);
+  out.imm = int64_t(w);
+  c.set_ops(out, refs);
+  out.exec = exec_wgmma;
+  return true;
+}
+
 }  // namespace
 
 void register_mma_ops() {
@@ -973,6 +1213,13 @@ void register_mma_ops() {
   register_decoder(Opcode::WmmaLoad, dec_wmma_ldst);
   register_decoder(Opcode::WmmaStore, dec_wmma_ldst);
   register_decoder(Opcode::WmmaMma, dec_wmma_mma);
+  register_decoder(Opcode::WgmmaMmaAsync, dec_wgmma);
+  // The functional engine computes a wgmma at issue (its operands may not change until
+  // wgmma.wait_group says it is done), so fencing, committing and waiting change nothing it can
+  // observe; the timing model holds wait_group until the groups' MMAs are done.
+  register_decoder(Opcode::WgmmaFence, decode_nop);
+  register_decoder(Opcode::WgmmaCommitGroup, decode_nop);
+  register_decoder(Opcode::WgmmaWaitGroup, decode_nop);
 }
 
 }  // namespace warpsim::func

@@ -98,7 +98,7 @@ uint32_t tensor_cycles(const ptx::Instruction& ins, const config::Machine& m) {
   // The A/B input type picks the tensor core's rate (wmma.mma names layouts first, then types).
   uint32_t rate = m.tensor_fma_f16;
   if (ins.has(Mod::tf32)) rate = m.tensor_fma_tf32;
-  else if (ins.has(Mod::s8) || ins.has(Mod::u8)) rate = m.tensor_fma_i8;
+  else if (ins.has(Mod::s8) || ins.has(Mod::u8) || ins.has(Mod::e4m3) || ins.has(Mod::e5m2)) rate = m.tensor_fma_i8;
   else if (ins.has(Mod::s4) || ins.has(Mod::u4)) rate = m.tensor_fma_i4;
   else if (ins.has(Mod::b1)) rate = m.tensor_fma_b1;
   else if (ins.has(Mod::f64) && !ins.has(Mod::f16) && !ins.has(Mod::bf16)) rate = m.tensor_fma_f64;
@@ -107,6 +107,10 @@ uint32_t tensor_cycles(const ptx::Instruction& ins, const config::Machine& m) {
   // Sparse tensor cores skip the zero half of A: an MxNxK mma.sp costs a dense MxNx(K/2)
   // (A100 whitepaper: "the A100 Sparse Tensor Core doubles math throughput by skipping the zeros").
   if (ins.has(Mod::sp) || ins.has(Mod::sp_ordered_metadata)) fma /= 2;
+  // A wgmma's 64 rows are the warpgroup's: each warp drives its own sub-core's tensor core with its
+  // 16 rows (PTX ISA 9.7.15: warp q of the group owns rows 16q..16q+15 of D), so one warp's share
+  // is a quarter of the shape, and the four sub-cores run in parallel.
+  if (ins.op == Opcode::WgmmaMmaAsync) fma /= 4;
   if (!rate) rate = m.tensor_fma_f16 ? m.tensor_fma_f16 : 64;
   // A sub-core drives its own tensor cores (Volta: two per sub-core, [VS]; Ampere/Hopper: one).
   rate *= std::max<uint32_t>(1, m.tensor_cores_per_sm / std::max<uint32_t>(1, m.sub_cores));
@@ -304,6 +308,8 @@ OpClass classify(const ptx::Instruction& ins) {
     case Opcode::MbarrierPendingCount: case Opcode::CpAsyncBulkCommitGroup: case Opcode::CpAsyncBulkWaitGroup:
       return OpClass::Mbarrier;
     case Opcode::Mma: case Opcode::WmmaMma: case Opcode::WgmmaMmaAsync: return OpClass::Tensor;
+    // wgmma.fence/commit_group/wait_group: an issue slot; the wait's hold is Sm::wgmma_issue's.
+    case Opcode::WgmmaFence: case Opcode::WgmmaCommitGroup: case Opcode::WgmmaWaitGroup: return OpClass::Nop;
     case Opcode::WmmaLoad: {
       return space(ins) == Where::Shared ? OpClass::LdShared : OpClass::LdGlobal;
     }
@@ -572,7 +578,17 @@ std::vector<InstrTiming> classify_program(const func::Program& prog, const confi
     if (t.cls == config::OpClass::Tensor) {
       t.pipe_cycles = tensor_cycles(ins, m);
       t.latency = t.pipe_cycles + m.tensor_latency;
+      if (ins.op == Opcode::WgmmaMmaAsync)
+        t.latency = t.pipe_cycles + m.tensor_wgmma_latency +
+                    (m.tensor_wgmma_n_per_cycle ? ins.shape.n / m.tensor_wgmma_n_per_cycle : 0);
       emulated_mma(ins, m, t);
+    }
+    if (ins.op == Opcode::WgmmaMmaAsync) t.wgmma |= kWgmmaMma;
+    if (ins.op == Opcode::WgmmaCommitGroup) t.wgmma |= kWgmmaCommit;
+    if (ins.op == Opcode::WgmmaWaitGroup) {
+      t.wgmma |= kWgmmaWait;
+      if (!ins.operands.empty() && ins.operands[0].kind == ptx::Operand::Kind::Imm)
+        t.wait_groups = uint8_t(std::clamp<int64_t>(ins.operands[0].ival, 0, 255));
     }
     // Device printf: vprintf is a call into the driver's own code, which the model does not run
     // (the functional engine formats the line at once). Its cost is one measured figure: the warp
@@ -612,6 +628,10 @@ std::vector<InstrTiming> classify_program(const func::Program& prog, const confi
       dc.walk(o, is_dst);
     }
     // atom/red/mbarrier with a destination also read the address; call lists are handled above.
+    // wgmma.mma_async is asynchronous: its accumulators are the warp's again at wgmma.wait_group
+    // (which holds the warp until then), and a chain of wgmmas on the same accumulators runs back
+    // to back in the tensor core, so it sets no scoreboard on them.
+    if (t.wgmma & kWgmmaMma) dc.dst.clear();
     t.nsrc = uint8_t(std::min<size_t>(dc.src.size(), InstrTiming::kMaxDeps));
     t.ndst = uint8_t(std::min<size_t>(dc.dst.size(), InstrTiming::kMaxDeps));
     std::copy_n(dc.src.begin(), t.nsrc, t.src.begin());

@@ -25,6 +25,7 @@ struct InstrTiming {
   uint8_t mem = 0;           // MemFlag bits: how a global/local access uses the caches
   uint8_t wait_groups = 0;   // cp.async.wait_group N: the N newest groups may stay in flight
   uint8_t bulk = 0;          // BulkFlag bits: cp.async.bulk and its bulk-group commit/wait
+  uint8_t wgmma = 0;         // WgmmaFlag bits: wgmma.mma_async and its group commit/wait
   bool aggregated = false;   // an integer atomic add to a warp-uniform address: ptxas reduces the warp's lanes to one request
   uint32_t hold = 0;         // cycles the warp waits after issuing it (a device printf: sm.latency.printf)
   uint8_t nsrc = 0, ndst = 0;
@@ -51,6 +52,13 @@ enum BulkFlag : uint8_t {
   kBulkCommit = 2,    // cp.async.bulk.commit_group
   kBulkWait = 4,      // cp.async.bulk.wait_group N (N in wait_groups)
   kBulkWaitRead = 8,  // cp.async.bulk.wait_group.read N: only the sources must have been read
+};
+
+// sm_90a warpgroup MMAs (Sm::wgmma_issue): asynchronous, tracked in groups like cp.async.
+enum WgmmaFlag : uint8_t {
+  kWgmmaMma = 1,     // wgmma.mma_async: joins the warp's open group, done `latency` cycles after issue
+  kWgmmaCommit = 2,  // wgmma.commit_group
+  kWgmmaWait = 4,    // wgmma.wait_group N (N in wait_groups)
 };
 
 // Classifies every instruction of a decoded program for a machine.

@@ -400,6 +400,7 @@ void Sm::issue(WarpCtx& w, uint64_t t) {
       break;
     default: break;
   }
+  if (it.wgmma) wgmma_issue(w, it, t);
   sc.greedy = &w;
   w.throttle_until = 0;
   prepare(w, t + 1);
@@ -941,6 +942,22 @@ uint64_t Sm::bulk_issue(WarpCtx& w, const InstrTiming& it, uint64_t t) {
     }
   }
   return t + it.latency;
+}
+
+// wgmma.mma_async runs on the warp's sub-core tensor core while the warp goes on issuing: it is
+// done when its pipe cycles and the tensor latency have passed (InstrTiming::latency), a time
+// known at issue. wgmma.commit_group closes the warp's open group; wgmma.wait_group N holds the
+// warp until all but the N newest committed groups are done (PTX ISA 9.7.15.7.3).
+void Sm::wgmma_issue(WarpCtx& w, const InstrTiming& it, uint64_t t) {
+  if (it.wgmma & kWgmmaMma) w.wgmma.add(t + it.latency);
+  if (it.wgmma & kWgmmaCommit) w.wgmma.commit();
+  if (it.wgmma & kWgmmaWait) {
+    const uint64_t at = w.wgmma.ready(it.wait_groups);
+    if (at > t) {
+      w.hold_until = std::max(w.hold_until, at);
+      w.hold_reason = Stall::Wait;
+    }
+  }
 }
 
 void Sm::async_issue(WarpCtx& w, const InstrTiming& it, uint64_t t) {

@@ -13,6 +13,7 @@
 #include "stats/kernel_stats.hpp"
 #include "stats/memory_stats.hpp"
 #include "timing/async_copy.hpp"
+#include "timing/wgmma_groups.hpp"
 #include "timing/fifo.hpp"
 #include "timing/icache.hpp"
 #include "timing/memory/access_window.hpp"
@@ -91,6 +92,7 @@ struct WarpCtx {
   Scoreboard sb;
   AsyncGroups async;           // its cp.async groups
   int32_t async_wait = -1;     // held at cp.async.wait_group N (N), or not held (-1)
+  WgmmaGroups wgmma;           // its wgmma.mma_async commit groups
   AsyncGroups bulk;            // its cp.async.bulk groups (shared -> global copies; done times known at issue)
   uint64_t bulk_next_start = 0;  // the earliest start of its next bulk copy ([tma] copy_cycles after its last)
   uint64_t bulk_gate = 0;  // [tma] wait_after_copy: its mbarrier waits are not satisfied before this cycle
@@ -173,6 +175,7 @@ class Sm : public MemClient {
   // cp.async bookkeeping after the instruction at `it` executed (commit, wait, mbarrier arrive and
   // test/try_wait): holds the warp or delays the wait result until the copies it names landed.
   void async_issue(WarpCtx& w, const InstrTiming& it, uint64_t t);
+  void wgmma_issue(WarpCtx& w, const InstrTiming& it, uint64_t t);  // wgmma.mma_async / commit_group / wait_group
   uint32_t new_tracker();
   void free_tracker(uint32_t id);  // its instruction is complete; the slot is reused
   uint32_t new_tracker(const WarpCtx& w, const InstrTiming& it, KernelRun& k, uint64_t t);

@@ -10,6 +10,7 @@ shared memory (not from the simulator's code).
 expected-fault workloads, are skipped).
 """
 import json
+import os
 import re
 import sys
 
@@ -29,15 +30,16 @@ def ptxas_usage(path):
     return regs, smem
 
 
-def a100_ctas_per_sm(regs, static_smem, dynamic_smem, threads):
+def a100_ctas_per_sm(regs, static_smem, dynamic_smem, threads, smem_kb=164):
     """cuda_occupancy.h for cc 8.0: 64 warps, 32 blocks, 64K registers allocated per warp in units of
     256 over 4 sub-partitions, shared memory in 128-byte units plus 1 KB reserved per block, against
-    the largest carve-out (164 KB)."""
+    the largest carve-out (164 KB). cc 9.0 (WARPSIM_RUN_GPU=h100) differs only in the carve-out:
+    228 KB."""
     warps = -(-threads // 32)
     per_warp = -(-regs * 32 // 256) * 256
     by_regs = ((65536 // 4) // per_warp) * 4 // warps if per_warp else 32
     alloc = -(-(static_smem + dynamic_smem + 1024) // 128) * 128
-    by_smem = (164 * 1024) // alloc
+    by_smem = (smem_kb * 1024) // alloc
     return min(64 // warps, 32, by_regs, by_smem)
 
 
@@ -67,7 +69,8 @@ def main():
         t = x["timing"]
         assert t is not None, "no timing statistics (the default mode is timing)"
         threads = x["block"][0] * x["block"][1] * x["block"][2]
-        want = a100_ctas_per_sm(regs[x["name"]], smem.get(x["name"], 0), x["dynamic_smem"], threads)
+        smem_kb = 228 if os.environ.get("WARPSIM_RUN_GPU") == "h100" else 164
+        want = a100_ctas_per_sm(regs[x["name"]], smem.get(x["name"], 0), x["dynamic_smem"], threads, smem_kb)
         assert t["ctas_per_sm"] == want, (x["name"], t["ctas_per_sm"], want)
         assert t["cycles"] > 0 and 0 < t["achieved_occupancy"] <= 1, t
         checked += 1

@@ -85,6 +85,26 @@ TEST(Fatbin, PicksHighestPtxNotAboveDevice) {
   EXPECT_EQ(best_ptx(out, 86)->arch, 80u);
 }
 
+// nvcc 13's -arch=sm_90a embeds a compute_90 PTX and a compute_90a one of the same arch number;
+// only the latter may hold sm_90a instructions (wgmma), so it wins in either order.
+TEST(Fatbin, ArchSpecificPtxWinsTies) {
+  for (bool specific_first : {false, true}) {
+    std::vector<uint8_t> e;
+    const char* plain = ".version 9.0\n.target sm_90\n";
+    const char* specific = ".version 9.0\n.target sm_90a\n";
+    entry(e, 1, 90, bytes(specific_first ? specific : plain));
+    entry(e, 1, 90, bytes(specific_first ? plain : specific));
+    auto c = container(e);
+    std::vector<FatbinEntry> out;
+    std::string err;
+    ASSERT_TRUE(parse_fatbin(c.data(), c.size(), out, err)) << err;
+    const FatbinEntry* p = best_ptx(out, 90);
+    ASSERT_NE(p, nullptr);
+    EXPECT_EQ(std::string(p->payload.begin(), p->payload.end()), specific);
+    EXPECT_EQ(best_ptx(out, 80), nullptr);
+  }
+}
+
 TEST(Fatbin, Lz4CompressedPtx) {
   // "abcabcabcabc!" as an LZ4 block: 3 literals "abc", match offset 3 length 9, then literal "!".
   std::vector<uint8_t> lz4 = {0x35, 'a', 'b', 'c', 0x03, 0x00, 0x10, '!'};

@@ -20,6 +20,7 @@
 #include "timing/gpu.hpp"
 #include "timing/op_class.hpp"
 #include "timing/scoreboard.hpp"
+#include "timing/wgmma_groups.hpp"
 #include "test_memory.hpp"
 
 namespace warpsim::timing {
@@ -1523,6 +1524,98 @@ TEST(AsyncCopy, GroupsCompleteInAnyOrderAndWaitLeavesTheNewestInFlight) {
   g.commit();  // an empty group is complete at once
   EXPECT_EQ(g.ready(0), 120u);
   EXPECT_TRUE(g.idle());
+}
+
+// wgmma commit groups: done cycles known at issue; wait_group N waits for all but the N newest
+// committed groups; the open group is not waited for.
+TEST(Wgmma, WaitGroupLeavesTheNewestGroupsInFlight) {
+  WgmmaGroups g;
+  g.add(100);
+  g.add(80);
+  g.commit();  // group a: done at 100
+  g.add(150);
+  g.commit();  // group b: 150
+  g.add(400);  // open group c
+  EXPECT_EQ(g.ready(0), 150u);
+  EXPECT_EQ(g.ready(1), 100u);
+  EXPECT_EQ(g.ready(2), 0u);
+  g.commit();
+  EXPECT_EQ(g.ready(0), 400u);
+  EXPECT_EQ(g.ready(1), 150u);
+  g.commit();  // an empty group is done at once
+  EXPECT_EQ(g.ready(1), 400u);
+  for (int i = 0; i < 100; ++i) {  // old groups fold into one cycle; recent ones stay exact
+    g.add(1000 + i);
+    g.commit();
+  }
+  EXPECT_EQ(g.ready(0), 1099u);
+  EXPECT_EQ(g.ready(3), 1096u);
+}
+
+// n wgmma.mma_async m64n64k16 by one warpgroup, waited for three ways (`mode`): 0 = commit and
+// wait_group 0 after each, 1 = commit and wait_group 1 after each, 2 = commit each, wait_group 0
+// at the end. Operands: zeros in shared memory (no swizzle).
+std::string wgmma_kernel(unsigned n, int mode) {
+  std::string d = "{";
+  for (unsigned i = 0; i < 32; ++i) d += (i ? ", %f" : "%f") + std::to_string(i);
+  d += "}";
+  std::string s = R"(.version 8.7
+.target sm_90a
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+  .reg .f32 %f<32>;
+  .reg .u64 %rd<8>;
+  .reg .u32 %r<4>;
+  .shared .align 1024 .b8 sm[4096];
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r2, sm;
+  shr.u32 %r3, %r2, 4;
+  cvt.u64.u32 %rd4, %r3;
+  or.b64 %rd4, %rd4, 0x0000000800400000;
+  wgmma.fence.sync.aligned;
+)";
+  for (unsigned i = 0; i < n; ++i) {
+    s += "  wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 " + d + ", %rd4, %rd4, " + (i ? "1" : "0") + ", 1, 1, 0, 0;\n";
+    s += "  wgmma.commit_group.sync.aligned;\n";
+    if (mode == 0) s += "  wgmma.wait_group.sync.aligned 0;\n";
+    if (mode == 1) s += "  wgmma.wait_group.sync.aligned 1;\n";
+  }
+  s += R"(  wgmma.wait_group.sync.aligned 0;
+  mul.wide.u32 %rd2, %r1, 4;
+  add.u64 %rd3, %rd1, %rd2;
+  st.global.f32 [%rd3], %f0;
+  ret;
+}
+)";
+  return s;
+}
+
+// Each warp of the warpgroup drives its own sub-core's tensor core with a quarter of the shape, the
+// warp goes on after issuing, and wait_group holds it only for the groups it names.
+TEST(Wgmma, AsynchronousAtAQuarterOfTheShapePerWarp) {
+  config::Machine m = tensor_machine();
+  m.tensor_wgmma_latency = 30;
+  const unsigned n = 16;
+  const uint64_t per = 16 * 64 * 16 / m.tensor_fma_f16;  // one warp's quarter of m64n64k16: 64 cycles
+  Timed end = run_timed(m, wgmma_kernel(n, 2), {1, 1, 1}, {128, 1, 1});
+  Timed each = run_timed(m, wgmma_kernel(n, 0), {1, 1, 1}, {128, 1, 1});
+  Timed one = run_timed(m, wgmma_kernel(n, 1), {1, 1, 1}, {128, 1, 1});
+  ASSERT_TRUE(end.res.ok()) << end.res.report();
+  ASSERT_TRUE(each.res.ok() && one.res.ok());
+  EXPECT_EQ(end.out[0], 0.0f);
+  const uint64_t tail = 40 + store_tail(m);
+  EXPECT_GE(end.st.cycles, n * per + m.tensor_wgmma_latency);
+  EXPECT_LE(end.st.cycles, n * per + m.tensor_wgmma_latency + tail);
+  // Keeping one group in flight hides the latency; waiting for each exposes it every time.
+  EXPECT_NEAR(double(one.st.cycles), double(end.st.cycles), 8.0);
+  EXPECT_NEAR(double(each.st.cycles - end.st.cycles), double((n - 1) * m.tensor_wgmma_latency), double(3 * n));
+  // The wgmma's result write-back (tensor.wgmma_n_per_cycle): N / 8 more cycles each.
+  m.tensor_wgmma_n_per_cycle = 8;
+  Timed wb = run_timed(m, wgmma_kernel(n, 0), {1, 1, 1}, {128, 1, 1});
+  ASSERT_TRUE(wb.res.ok());
+  EXPECT_NEAR(double(wb.st.cycles - each.st.cycles), double(n * 64 / 8), 4.0);
 }
 
 // Every thread (4, one warp) does the same: a .cg load makes line A an L2 hit; then group 1 = a copy from A, group 2 = a copy
