@@ -929,7 +929,7 @@ uint64_t Sm::bulk_issue(WarpCtx& w, const InstrTiming& it, uint64_t t) {
   // and its mbarrier updated (complete_latency, as a global -> shared copy's).
   const uint64_t done = tma_lines_until_ + (write ? 0 : tm.complete_latency);
   if (write) w.bulk.complete(w.bulk.add(), done);
-  if (!write && bytes && tm.wait_after_copy) w.bulk_gate = t + tm.wait_after_copy;
+  if (!write && bytes && nbars && tm.wait_after_copy) w.bulk_gate = t + tm.wait_after_copy;
   // Global -> shared (and shared -> shared): the mbarriers the copy signals.
   for (uint32_t i = 0; i < nbars; ++i) {
     const uint32_t b = async_bars_.get(w.cta, bars[i]);
