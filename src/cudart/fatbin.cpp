@@ -3,7 +3,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstring>
+#include <string_view>
 
 namespace warpsim::cudart {
 
@@ -112,10 +114,28 @@ bool parse_wrapper(const void* wrapper, std::vector<Container>& out, std::string
   return true;
 }
 
+namespace {
+// Whether a PTX entry targets an architecture-specific feature set (".target sm_90a"): nvcc
+// -arch=sm_90a embeds compute_90 PTX (a JIT fallback for other GPUs) beside the compute_90a PTX
+// its sm_90a cubin comes from, both with arch 90 in the entry header.
+bool arch_specific(const FatbinEntry& e) {
+  const std::string_view text(reinterpret_cast<const char*>(e.payload.data()), std::min<size_t>(e.payload.size(), 4096));
+  size_t t = text.find(".target sm_");
+  if (t == std::string_view::npos) return false;
+  t += 11;
+  while (t < text.size() && text[t] >= '0' && text[t] <= '9') ++t;
+  return t < text.size() && (text[t] == 'a' || text[t] == 'f');
+}
+}  // namespace
+
 const FatbinEntry* best_ptx(const std::vector<FatbinEntry>& entries, uint32_t arch) {
+  // The highest arch; at equal arch the architecture-specific PTX, which is what the GPU runs (its
+  // cubin is built from it): instructions such as tensormap.replace exist only there.
   const FatbinEntry* best = nullptr;
   for (auto& e : entries)
-    if (e.kind == EntryKind::Ptx && e.arch <= arch && e.error.empty() && (!best || e.arch > best->arch)) best = &e;
+    if (e.kind == EntryKind::Ptx && e.arch <= arch && e.error.empty() &&
+        (!best || e.arch > best->arch || (e.arch == best->arch && arch_specific(e) && !arch_specific(*best))))
+      best = &e;
   return best;
 }
 

@@ -17,8 +17,10 @@
 // prefetch, writes for a store or a reduction, and a load's mbarrier as the one shared write, which
 // the SM's TMA unit (Sm::bulk_issue) turns into lines, time and traffic.
 //
+// tensormap.replace and tensormap.cp_fenceproxy rewrite and publish a map (below).
+//
 // Not modelled: im2col mode, interleaved layouts, .multicast::cluster to CTAs other than the
-// issuing one (clusters run as single CTAs here), tensormap.replace.
+// issuing one (clusters run as single CTAs here).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -437,9 +439,177 @@ bool dec_prefetch(DecodeCtx& c, const Instruction& ins, DInstr& out) {
   return true;
 }
 
+// ------------------------------------------------------------------ tensormap.replace
+
+// tensormap.replace.tile.field{.space}.b1024.type [map], {ordinal,} value (PTX ISA 9.7.9.26):
+// rewrites one field of a map in global or shared memory (as CUTLASS's grouped GEMMs patch a copy
+// of a map the driver made). The values are in the ISA's encodings: rank - 1, boxDim, globalDim,
+// globalStrides in bytes, elementStrides, the ISA's element-type numbering; interleaved layouts
+// and swizzle atomicities other than 16 bytes are not modelled and fault.
+enum Field : uint8_t { kAddress, kRank, kBoxDim, kGlobalDim, kGlobalStride, kElementStride, kElemType, kInterleave,
+                       kSwizzle, kAtomicity, kFill };
+
+// The ISA's tensor-map element types (.u8 .u16 .u32 .s32 .u64 .s64 .f16 .f32 .f32.ftz .f64 .bf16
+// .tf32 .tf32.ftz) as CUtensorMapDataType, and their sizes.
+constexpr uint8_t kIsaElemType[] = {0, 1, 2, 3, 4, 5, 6, 7, 10, 8, 9, 11, 12};
+constexpr uint8_t kElemBytes[] = {1, 2, 4, 4, 8, 8, 2, 4, 8, 2, 4, 4, 4};  // by CUtensorMapDataType
+
+// ops: [map base, ordinal, value]; imm: map offset; flags: bits 0-3 AccessSpace, 8-11 mem_flags,
+// 16-19 Field.
+void exec_replace(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
+  const Ref* ops = ctx.ops(in);
+  const uint64_t* base = ops[0].is_none() ? nullptr : ctx.src(ops[0]);
+  const Field field = Field((in.flags >> 16) & 15);
+  for (unsigned l = 0; l < kWarpSize; ++l) {
+    if (!(mask >> l & 1)) continue;
+    const uint64_t a = lane_address(ctx, in, base, l);
+    uint8_t* p[2];
+    for (unsigned h = 0; h < 2; ++h)
+      if (!(p[h] = resolve_access(ctx, AccessSpace(in.flags & 15), l, a + 64 * h, 64, true))) return;
+    uint8_t bytes[TensorMap::kBytes];
+    std::memcpy(bytes, p[0], 64);
+    std::memcpy(bytes + 64, p[1], 64);
+    TensorMap m;
+    if (!m.unpack(bytes)) {
+      ctx.fault(FaultKind::IllegalInstruction, l, a,
+                fmt::format("tensormap.replace on 0x{:x}: not a tensor map made by cuTensorMapEncodeTiled", a));
+      return;
+    }
+    const uint32_t ord = ops[1].is_none() ? 0 : uint32_t(ctx.src(ops[1])[l]);
+    const uint64_t v = ctx.src(ops[2])[l];
+    auto bad = [&](const char* what) {
+      ctx.fault(FaultKind::IllegalInstruction, l, a, fmt::format("tensormap.replace: {} (value {})", what, v));
+    };
+    const bool per_dim = field == kBoxDim || field == kGlobalDim || field == kGlobalStride || field == kElementStride;
+    if (per_dim && ord >= (field == kGlobalStride ? 4u : 5u)) return bad("ordinal out of range");
+    switch (field) {
+      case kAddress: m.address = v; break;
+      case kRank:
+        if (v > 4) return bad("the rank must be 1..5 (the value is rank - 1)");
+        m.rank = uint8_t(v + 1);
+        break;
+      case kBoxDim:
+        if (v < 1 || v > 256) return bad("boxDim must be 1..256");
+        m.box[ord] = uint32_t(v);
+        break;
+      case kGlobalDim:
+        if (v < 1) return bad("globalDim must not be 0");
+        m.dim[ord] = uint32_t(v);
+        break;
+      case kGlobalStride: m.stride[ord + 1] = v; break;
+      case kElementStride:
+        if (v < 1 || v > 8) return bad("elementStrides must be 1..8");
+        m.estride[ord] = uint32_t(v);
+        break;
+      case kElemType:
+        if (v >= sizeof(kIsaElemType)) return bad("element type not modelled");
+        m.dtype = kIsaElemType[v];
+        m.esize = kElemBytes[m.dtype];
+        m.stride[0] = m.esize;
+        break;
+      case kInterleave:
+        if (v != 0) return bad("interleaved layouts are not modelled");
+        break;
+      case kSwizzle:
+        if (v > 3) return bad("swizzle mode not modelled on sm_90");
+        m.swizzle = uint8_t(v);
+        break;
+      case kAtomicity:
+        if (v != 0) return bad("swizzle atomicities other than 16 bytes are sm_100's");
+        break;
+      case kFill:
+        if (v > 1) return bad("unknown fill mode");
+        m.oob_nan = uint8_t(v);
+        break;
+    }
+    m.pack(bytes);
+    std::memcpy(p[0], bytes, 64);
+    std::memcpy(p[1], bytes + 64, 64);
+  }
+}
+
+bool dec_replace(DecodeCtx& c, const Instruction& ins, DInstr& out) {
+  if (!ins.has(Mod::tile)) return c.fail("tensormap.replace supports .tile only");
+  static const std::pair<Mod, Field> kFields[] = {
+      {Mod::global_address, kAddress}, {Mod::rank, kRank}, {Mod::box_dim, kBoxDim}, {Mod::global_dim, kGlobalDim},
+      {Mod::global_stride, kGlobalStride}, {Mod::element_stride, kElementStride}, {Mod::elemtype, kElemType},
+      {Mod::interleave_layout, kInterleave}, {Mod::swizzle_mode, kSwizzle}, {Mod::swizzle_atomicity, kAtomicity},
+      {Mod::fill_mode, kFill}};
+  int field = -1;
+  for (auto& f : kFields)
+    if (ins.has(f.first)) field = f.second;
+  if (field < 0) return c.fail("tensormap.replace needs a field");
+  const bool ordinal = field == kBoxDim || field == kGlobalDim || field == kGlobalStride || field == kElementStride;
+  if (ins.operands.size() != (ordinal ? 3u : 2u))
+    return c.fail(ordinal ? "tensormap.replace of this field needs [map], ordinal, value" : "tensormap.replace needs [map], value");
+  MemRef r;
+  if (!c.mem(ins.operands[0], r)) return false;
+  AccessSpace sp = AccessSpace::Generic;
+  if (ins.has(Mod::global)) sp = AccessSpace::Global;
+  else if (ins.has(Mod::shared_cta) || ins.has(Mod::shared) || r.rel == MemRef::SharedVar) sp = AccessSpace::Shared;
+  if (r.rel != MemRef::Absolute && r.rel != MemRef::SharedVar) return c.fail("tensormap.replace: the map must be global or shared");
+  Ref ord = Ref::none();
+  if (ordinal) {
+    if (ins.operands[1].kind != Operand::Kind::Imm) return c.fail("tensormap.replace: the ordinal must be a constant");
+    ord = c.cnst(uint64_t(ins.operands[1].ival));
+  }
+  const bool wide = field == kAddress || field == kGlobalStride;
+  Ref v = c.ref(ins.operands[ordinal ? 2 : 1], wide ? Type::B64 : Type::B32);
+  if (v.is_none()) return false;
+  out.flags = uint32_t(sp) | mem_flags(r) | uint32_t(field) << 16;
+  out.imm = r.offset;
+  out.target = r.shared_var;
+  c.set_ops(out, {r.base, ord, v});
+  out.exec = exec_replace;
+  return true;
+}
+
+// tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [dst],
+// [src], 128: the map in shared memory copied to global memory (the proxy fence has nothing to
+// order here: tensor copies read their map when they issue).
+void exec_cp_fenceproxy(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
+  const Ref* ops = ctx.ops(in);
+  const uint64_t* db = ops[0].is_none() ? nullptr : ctx.src(ops[0]);
+  const uint64_t* sb = ops[1].is_none() ? nullptr : ctx.src(ops[1]);
+  for (unsigned l = 0; l < kWarpSize; ++l) {
+    if (!(mask >> l & 1)) continue;
+    const uint64_t da = uint64_t(in.imm) + (db ? db[l] : 0);
+    uint64_t sa = uint64_t(in.imm2) + (sb ? sb[l] : 0);
+    if (in.flags & kMbarVar) sa += (*ctx.cta.shared_offsets)[in.target];
+    for (unsigned off = 0; off < TensorMap::kBytes; off += 64) {
+      const uint8_t* s = resolve_access(ctx, AccessSpace::Shared, l, sa + off, 64, false);
+      if (!s) return;
+      uint8_t chunk[64];
+      std::memcpy(chunk, s, 64);
+      uint8_t* d = resolve_access(ctx, AccessSpace::Global, l, da + off, 64, true);
+      if (!d) return;
+      std::memcpy(d, chunk, 64);
+    }
+  }
+}
+
+bool dec_cp_fenceproxy(DecodeCtx& c, const Instruction& ins, DInstr& out) {
+  const auto& o = ins.operands;
+  if (o[2].kind != Operand::Kind::Imm || o[2].ival != 128) return c.fail("tensormap.cp_fenceproxy copies 128 bytes");
+  MemRef d, s;
+  if (!c.mem(o[0], d) || !c.mem(o[1], s)) return false;
+  if (d.rel != MemRef::Absolute) return c.fail("tensormap.cp_fenceproxy: the destination must be a global address");
+  if (s.rel != MemRef::Absolute && s.rel != MemRef::SharedVar)
+    return c.fail("tensormap.cp_fenceproxy: the source must be a shared address");
+  out.imm = d.offset;
+  out.imm2 = s.offset;
+  out.target = s.shared_var;
+  if (s.rel == MemRef::SharedVar) out.flags |= kMbarVar;  // (the bit: the source names a shared variable)
+  c.set_ops(out, {d.base, s.base});
+  out.exec = exec_cp_fenceproxy;
+  return true;
+}
+
 }  // namespace
 
 void register_tensor_ops() {
+  register_decoder(Opcode::TensormapReplace, dec_replace);
+  register_decoder(Opcode::TensormapCpFenceproxy, dec_cp_fenceproxy);
   register_decoder(Opcode::CpAsyncBulkTensor, dec_copy);
   register_decoder(Opcode::CpReduceAsyncBulkTensor, dec_reduce);
   register_decoder(Opcode::CpAsyncBulkPrefetchTensor, dec_prefetch);

@@ -112,6 +112,58 @@ __global__ void store_box(const __grid_constant__ CUtensorMap tm, int c0, int c1
   }
 }
 
+// The CUTLASS grouped-GEMM pattern: warp 0 copies the __grid_constant__ map to shared memory,
+// patches its address, dimensions, row pitch, box width and swizzle (tensormap.replace), publishes
+// it to `gm` (tensormap.cp_fenceproxy) and acquires it (fence.proxy.tensormap::generic); then a
+// box is loaded through the patched map and the shared buffer written out.
+__global__ void replace_load(const __grid_constant__ CUtensorMap tm, CUtensorMap* gm, const void* addr, int w, int h,
+                             unsigned long long pitch, Coords c, int bytes, uint8_t* out) {
+  __shared__ alignas(128) CUtensorMap smap;
+  __shared__ alignas(1024) uint8_t smem[kSmem];
+#pragma nv_diag_suppress static_var_with_dynamic_init
+  __shared__ barrier bar;
+  for (int i = threadIdx.x; i < kSmem; i += blockDim.x) smem[i] = kFill;
+  if (threadIdx.x == 0) {
+    smap = tm;
+    init(&bar, blockDim.x);
+    cde::fence_proxy_async_shared_cta();
+  }
+  __syncthreads();
+  // (nvcc -arch=sm_90a also compiles a compute_90 PTX fallback, where tensormap.* do not exist.)
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  if (threadIdx.x < 32) {
+    const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(&smap));
+    if (threadIdx.x == 0) {
+      asm volatile("tensormap.replace.tile.global_address.shared::cta.b1024.b64 [%0], %1;" ::"r"(s), "l"(addr) : "memory");
+      asm volatile("tensormap.replace.tile.global_dim.shared::cta.b1024.b32 [%0], 0, %1;" ::"r"(s), "r"(w) : "memory");
+      asm volatile("tensormap.replace.tile.global_dim.shared::cta.b1024.b32 [%0], 1, %1;" ::"r"(s), "r"(h) : "memory");
+      asm volatile("tensormap.replace.tile.global_stride.shared::cta.b1024.b64 [%0], 0, %1;" ::"r"(s), "l"(pitch)
+                   : "memory");
+      asm volatile("tensormap.replace.tile.box_dim.shared::cta.b1024.b32 [%0], 0, %1;" ::"r"(s), "r"(16) : "memory");
+      asm volatile("tensormap.replace.tile.swizzle_mode.shared::cta.b1024.b32 [%0], 2;" ::"r"(s) : "memory");
+    }
+    __syncwarp();
+    asm volatile(
+        "tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [%0], [%1], 128;" ::"l"(gm),
+        "r"(s)
+        : "memory");
+    asm volatile("fence.proxy.tensormap::generic.acquire.gpu [%0], 128;" ::"l"(gm) : "memory");
+  }
+#else
+  (void)smap;
+  __trap();
+#endif
+  barrier::arrival_token token;
+  if (threadIdx.x == 0) {
+    cde::cp_async_bulk_tensor_2d_global_to_shared(smem, gm, c.c[0], c.c[1], bar);
+    token = cuda::device::barrier_arrive_tx(bar, 1, bytes);
+  } else {
+    token = bar.arrive();
+  }
+  bar.wait(std::move(token));
+  for (int i = threadIdx.x; i < kSmem; i += blockDim.x) out[i] = smem[i];
+}
+
 // ------------------------------------------------------------------ host side
 
 PFN_cuTensorMapEncodeTiled_v12000 encode = nullptr;
@@ -419,6 +471,28 @@ int main(int argc, char** argv) {
   check_load("2d f32 box 32x16 with the map in global memory", a, {{32, 16}, {1, 1}, S128B, ZERO}, {{40, 30}}, true);
   check_load("2d f32 box 32x16 after prefetch.tensormap and cp.async.bulk.prefetch.tensor", a,
              {{32, 16}, {1, 1}, S128B, ZERO}, {{52, 20}}, false, true);
+
+  // A map patched on the device (tensormap.replace) to another tensor, box width and swizzle.
+  if (!skip()) {
+    Tensor r = make_tensor(F32, 4, 2, {60, 40}, {256});
+    const Box patched{{16, 16}, {1, 1}, S64B, ZERO};
+    const Coords c{{48, 30}};
+    CUtensorMap m;
+    make_map(&m, a, {{32, 16}, {1, 1}, S128B, ZERO});
+    CUtensorMap* gm;
+    cudaMalloc(&gm, sizeof(CUtensorMap));
+    replace_load<<<1, 128>>>(m, gm, r.dev, 60, 40, 256, c, int(box_bytes(r, patched)), g_out);
+    std::vector<uint8_t> got(kSmem);
+    cudaError_t e2 = cudaMemcpy(got.data(), g_out, kSmem, cudaMemcpyDeviceToHost);
+    cudaFree(gm);
+    if (e2 != cudaSuccess) {
+      std::printf("tensormap.replace: %s\n", cudaGetErrorString(e2));
+      all_ok = false;
+    } else {
+      report("2d f32 box through a map patched by tensormap.replace (address, dims, pitch, box, swizzle 64B)",
+             compare(got, expected_image(r, patched, c, 0)));
+    }
+  }
 
   // HOPPER_TMA_STORE_AT=x,y: only a tile store there (each in its own process, for finding which
   // coordinates the H100 refuses: a fault ends the context).
