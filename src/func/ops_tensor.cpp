@@ -79,6 +79,12 @@ bool read_map(ExecCtx& ctx, const DInstr& in, unsigned l, TensorMap& m) {
               fmt::format("the tensor map at 0x{:x} was not made by cuTensorMapEncodeTiled (or was overwritten)", a));
     return false;
   }
+  if (!m.complete()) {
+    ctx.fault(FaultKind::IllegalInstruction, l, a,
+              fmt::format("the tensor map at 0x{:x} has a dimension without extent or traversal stride (after "
+                          "tensormap.replace?)", a));
+    return false;
+  }
   const unsigned rank = (in.flags >> 16) & 7;
   if (m.rank != rank) {
     ctx.fault(FaultKind::IllegalInstruction, l, a,

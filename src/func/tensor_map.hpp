@@ -69,8 +69,15 @@ struct TensorMap {
     for (int d = 0; d < 5; ++d) {
       box[d] = uint32_t(in[96 + d]) + 1;
       estride[d] = in[101 + d];
-      if (d < rank && (!estride[d] || !dim[d])) return false;
     }
+    return true;
+  }
+
+  // Whether every dimension of the rank has an extent and a traversal stride (tensormap.replace
+  // may leave a map half-edited between its instructions; a copy needs it whole).
+  bool complete() const {
+    for (unsigned d = 0; d < rank; ++d)
+      if (!dim[d] || !estride[d]) return false;
     return true;
   }
 

@@ -85,6 +85,24 @@ TEST(Fatbin, PicksHighestPtxNotAboveDevice) {
   EXPECT_EQ(best_ptx(out, 86)->arch, 80u);
 }
 
+// nvcc -arch=sm_90a embeds compute_90 PTX and compute_90a PTX, both arch 90: the sm_90a one is
+// what the GPU's cubin was built from, whichever comes first.
+TEST(Fatbin, PrefersArchSpecificPtxAtEqualArch) {
+  for (bool specific_first : {false, true}) {
+    std::vector<uint8_t> e;
+    const auto plain = bytes(".version 9.0\n.target sm_90\n"), specific = bytes(".version 9.0\n.target sm_90a\n");
+    entry(e, 1, 90, specific_first ? specific : plain);
+    entry(e, 1, 90, specific_first ? plain : specific);
+    auto c = container(e);
+    std::vector<FatbinEntry> out;
+    std::string err;
+    ASSERT_TRUE(parse_fatbin(c.data(), c.size(), out, err)) << err;
+    const FatbinEntry* p = best_ptx(out, 90);
+    ASSERT_NE(p, nullptr);
+    EXPECT_EQ(std::string(p->payload.begin(), p->payload.end()), ".version 9.0\n.target sm_90a\n") << specific_first;
+  }
+}
+
 TEST(Fatbin, Lz4CompressedPtx) {
   // "abcabcabcabc!" as an LZ4 block: 3 literals "abc", match offset 3 length 9, then literal "!".
   std::vector<uint8_t> lz4 = {0x35, 'a', 'b', 'c', 0x03, 0x00, 0x10, '!'};

@@ -307,6 +307,72 @@ TEST(TensorCopy, StoreAndReduceClipAt16ByteChunks) {
   EXPECT_NE(r.fault.message.find("negative"), std::string::npos) << r.fault.message;
 }
 
+// tensormap.replace in shared memory, in the ISA's encodings (rank - 1; element type .bf16 = 10;
+// strides in bytes), then tensormap.cp_fenceproxy publishes the map to global memory.
+TEST(TensorMapReplace, FieldsInIsaEncodings) {
+  Harness h;
+  ASSERT_TRUE(h.load(kHead + R"(
+.visible .entry k(.param .u64 src, .param .u64 dst)
+{
+  .reg .pred %p<4>;
+  .reg .b32 %r<10>;
+  .reg .b64 %rd<10>;
+  .shared .align 128 .b8 m[128];
+  ld.param.u64 %rd1, [src];
+  ld.param.u64 %rd2, [dst];
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r2, m;
+  setp.lt.u32 %p1, %r1, 16;
+  shl.b32 %r3, %r1, 3;
+  cvt.u64.u32 %rd3, %r3;
+  add.u64 %rd4, %rd1, %rd3;
+  add.u32 %r4, %r2, %r3;
+  @%p1 ld.global.u64 %rd5, [%rd4];
+  @%p1 st.shared.u64 [%r4], %rd5;
+  bar.sync 0;
+  setp.eq.u32 %p2, %r1, 0;
+  mov.b64 %rd6, 4096;
+  @%p2 tensormap.replace.tile.rank.shared::cta.b1024.b32 [%r2], 2;
+  @%p2 tensormap.replace.tile.elemtype.shared::cta.b1024.b32 [%r2], 10;
+  @%p2 tensormap.replace.tile.box_dim.shared::cta.b1024.b32 [%r2], 2, 7;
+  @%p2 tensormap.replace.tile.global_dim.shared::cta.b1024.b32 [%r2], 2, 9;
+  @%p2 tensormap.replace.tile.global_stride.shared::cta.b1024.b64 [%r2], 1, %rd6;
+  @%p2 tensormap.replace.tile.element_stride.shared::cta.b1024.b32 [%r2], 2, 3;
+  @%p2 tensormap.replace.tile.swizzle_mode.shared::cta.b1024.b32 [%r2], 1;
+  @%p2 tensormap.replace.tile.fill_mode.shared::cta.b1024.b32 [%r2], 1;
+  bar.warp.sync -1;
+  tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [%rd2], [%r2], 128;
+  fence.proxy.tensormap::generic.acquire.gpu [%rd2], 128;
+  ret;
+}
+)"));
+  TensorMap m;
+  m.dtype = 7, m.rank = 2, m.esize = 4;
+  m.address = 0x1000;
+  m.dim[0] = 100, m.dim[1] = 70, m.stride[0] = 4, m.stride[1] = 416;
+  m.box[0] = 16, m.box[1] = 8, m.estride[0] = m.estride[1] = 1;
+  std::vector<uint8_t> b(TensorMap::kBytes);
+  m.pack(b.data());
+  const uint64_t src = h.upload(b), dst = h.alloc(TensorMap::kBytes);
+  auto r = h.run("k", {1, 1, 1}, {32, 1, 1}, Harness::Params().add(src).add(dst));
+  ASSERT_TRUE(r.ok()) << r.report() << r.fault.message;
+  const auto out = h.download<uint8_t>(dst, TensorMap::kBytes);
+  TensorMap n;
+  ASSERT_TRUE(n.unpack(out.data()));
+  EXPECT_TRUE(n.complete());
+  EXPECT_EQ(n.rank, 3);
+  EXPECT_EQ(n.dtype, 9);  // CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
+  EXPECT_EQ(n.esize, 2);
+  EXPECT_EQ(n.box[2], 7u);
+  EXPECT_EQ(n.dim[2], 9u);
+  EXPECT_EQ(n.stride[2], 4096u);
+  EXPECT_EQ(n.estride[2], 3u);
+  EXPECT_EQ(n.swizzle_bytes(), 32u);
+  EXPECT_EQ(n.oob_nan, 1);
+  EXPECT_EQ(n.dim[0], 100u);  // untouched
+  EXPECT_EQ(n.address, 0x1000u);
+}
+
 TEST(TensorCopy, BadFormsAreRejected) {
   Harness h;
   auto e = h.load_errors(kHead + R"(
