@@ -6,12 +6,16 @@
 // A copy moves a bounding box: boxDim[d] elements from the coordinates of the instruction along
 // each dimension d, stepping elementStrides[d] elements on dimensions above 0 (so it holds
 // ceil(boxDim[d] / elementStrides[d]) of them; non-interleaved layouts have no stride on
-// dimension 0). In shared memory the box is dense and row-major (dimension 0 fastest), its bytes
-// permuted by the map's swizzle mode (swizzle_address: the XOR of the 16-byte chunk index with
-// shared-address bits 7 up; the destination is 128-byte aligned). Elements outside the tensor
-// (a coordinate below 0 or at or past globalDim) are filled with zero on a load, or with the
-// NaN-request constant for a float map with CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA, and
-// are dropped on a store or a reduction; a load's complete_tx counts the whole box. As for the
+// dimension 0). In shared memory the box is row-major (dimension 0 fastest), each row at least
+// the swizzle span long, its bytes permuted by the map's swizzle mode (swizzle_address: the XOR of
+// the 16-byte chunk index with shared-address bits 7 up; the destination is 128-byte aligned).
+// Elements outside the tensor (a coordinate below 0 or at or past globalDim) are filled with zero
+// on a load, or with the NaN-request constant for a float map with
+// CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA, and are dropped on a store or a reduction (at
+// 16-byte-chunk granularity); a load's complete_tx counts the box's bytes. The rules the PTX ISA
+// leaves open follow what the H100 does (tests/cudart/hopper_tma.cu): the row padding, the fill
+// constant, the chunk-granular clipping, and the faults for a box starting inside a 16-byte chunk
+// of dimension 0 or a store or reduction at a negative coordinate. As for the
 // non-tensor bulk copies (ops_async.cpp) the copy is done when it issues; in timing mode its global
 // side is traced as one access per box row's in-bounds run (split at 4 KiB), reads for a load or a
 // prefetch, writes for a store or a reduction, and a load's mbarrier as the one shared write, which

@@ -833,9 +833,12 @@ uint64_t Sm::memory_issue(WarpCtx& w, const InstrTiming& it, uint64_t t) {
   return kNever;
 }
 
-// cp.async.bulk (sm_90's bulk copies) on the SM's TMA unit ([tma]). The functional engine has
-// done the copy and traced its global side (accesses of up to 4 KiB, written for shared -> global;
-// a shared -> shared copy's source as shared reads) and its mbarrier (the one shared write). The
+// cp.async.bulk (sm_90's bulk copies) and the tensor copies (cp.async.bulk.tensor, cp.reduce.
+// async.bulk.tensor, cp.async.bulk.prefetch.tensor) on the SM's TMA unit ([tma]). The functional
+// engine has done the copy and traced its global side (accesses of up to 4 KiB, written for shared
+// -> global; a tensor copy's as one access per box row's in-bounds run; a shared -> shared copy's
+// source as shared reads) and its mbarrier (the one shared write; a tensor prefetch has none, its
+// lines only reach L2, and it sets no wait_after_copy gate). The
 // unit starts the copy issue_latency after issue and copy_cycles after the warp's previous copy
 // (one thread's back-to-back copies land ~104 cycles apart on the H100, while 8 warps' 4 KiB copies
 // reach the unit's byte rate, one per ~43 cycles), then:
