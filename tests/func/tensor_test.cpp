@@ -225,6 +225,25 @@ TEST(TensorCopy, MulticastToOwnCta) {
   EXPECT_NE(r.fault.message.find("ctaMask"), std::string::npos) << r.fault.message;
 }
 
+// The .L2::cache_hint form (its cache-policy operand last) loads the same box.
+TEST(TensorCopy, CacheHintForm) {
+  Fixture f;
+  f.setup(10, 6);
+  std::string k = load_kernel(false);
+  const std::string plain = "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r2], "
+                            "[tmap, {%r5, %r6}], [%r3];";
+  ASSERT_NE(k.find(plain), std::string::npos);
+  k.replace(k.find(plain), plain.size(),
+            "createpolicy.fractional.L2::evict_last.b64 %rd9, 1.0;\n  "
+            "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.L2::cache_hint [%r2], "
+            "[tmap, {%r5, %r6}], [%r3], %rd9;");
+  ASSERT_TRUE(f.h.load(k));
+  auto r = f.load(f.map(10, 6, 4, 2, TensorMap::SwNone), 4, 1, 32);
+  ASSERT_TRUE(r.ok()) << r.report();
+  EXPECT_EQ(f.words()[0], 105u);  // (4, 1)
+  EXPECT_EQ(f.words()[7], 208u);  // (7, 2)
+}
+
 TEST(TensorCopy, StartInsideA16ByteChunkFaults) {
   Fixture f;
   f.setup(10, 6);
