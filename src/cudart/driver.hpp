@@ -84,6 +84,9 @@ void* driver_graph_entry(const std::string& base, const char* name, int version)
 // The array and texture/surface-object function `base` (driver_texture.cpp); null if it is not one.
 void* driver_texture_entry(const std::string& base);
 
+// The tensor-map function `base` (driver_tensormap.cpp); null if it is not one.
+void* driver_tensormap_entry(const std::string& base);
+
 // A private export table of the driver (cuGetExportTable), by its 16-byte id; null if unknown.
 const void* driver_export_table(const uint8_t id[16]);
 

@@ -1474,9 +1474,11 @@ int cuGetProcAddress_(const char* name, void** fn, int version, unsigned long lo
     if (status) *status = 0;
     return CuSuccess;
   }
-  // Graphs and stream capture (driver_graph.cpp), arrays and texture objects (driver_texture.cpp).
+  // Graphs and stream capture (driver_graph.cpp), arrays and texture objects (driver_texture.cpp),
+  // tensor maps (driver_tensormap.cpp).
   void* g = driver_graph_entry(base, name, version);
   if (!g) g = driver_texture_entry(base);
+  if (!g) g = driver_tensormap_entry(base);
   if (g) {
     *fn = g;
     if (status) *status = 0;

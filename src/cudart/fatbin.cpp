@@ -128,6 +128,8 @@ static bool arch_specific(const FatbinEntry& e) {
 }
 
 const FatbinEntry* best_ptx(const std::vector<FatbinEntry>& entries, uint32_t arch) {
+  // The highest arch; at equal arch the architecture-specific PTX, which is what the GPU runs (its
+  // cubin is built from it): instructions such as tensormap.replace exist only there.
   const FatbinEntry* best = nullptr;
   for (auto& e : entries)
     if (e.kind == EntryKind::Ptx && e.arch <= arch && e.error.empty() &&

@@ -70,6 +70,7 @@ void register_atom_ops();      // ops_atom.cpp
 void register_mma_ops();       // ops_mma.cpp: ldmatrix/stmatrix/movmatrix, mma.sync, wmma, wgmma
 void register_async_ops();     // ops_async.cpp: cp.async, mbarrier
 void register_tex_ops();       // ops_tex.cpp: tex, suld.b, sust.b
+void register_tensor_ops();    // ops_tensor.cpp: the TMA's tensor copies (cp.async.bulk.tensor, ...)
 
 // Helpers for families.
 // For instructions that change nothing a functional model can observe (fences, prefetches, hints).

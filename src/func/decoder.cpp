@@ -51,6 +51,7 @@ void register_all() {
     register_mma_ops();
     register_tex_ops();
     register_async_ops();
+    register_tensor_ops();
   });
 }
 }  // namespace
@@ -691,7 +692,14 @@ DecodeResult decode(const Module& m, const VariableAddresses& vars, const Decode
       off += v->size_bytes();
     }
     d.static_shared = off;
-    uint64_t dyn = align_up(off, 16);
+    // Dynamic shared memory starts at the strictest alignment its extern declarations ask for
+    // (`extern __shared__ __align__(1024)`: tensor copies with a 128-byte swizzle need 1024).
+    uint64_t dyn_align = 16;
+    for (uint32_t id : ids) {
+      const Variable* v = shared_vars[id];
+      if (!v->dims.empty() && v->dims[0] == 0) dyn_align = std::max<uint64_t>(dyn_align, natural_align(*v));
+    }
+    uint64_t dyn = align_up(off, dyn_align);
     for (uint32_t id : ids) {
       const Variable* v = shared_vars[id];
       if (!v->dims.empty() && v->dims[0] == 0) d.shared_offsets[id] = uint32_t(dyn);

@@ -58,6 +58,11 @@ inline void store_bytes(uint8_t* p, uint64_t v, unsigned n) {
   }
 }
 
+// A bulk or tensor copy's complete_tx on the mbarrier at shared address `addr` of the CTA: its
+// tx-count drops by `bytes` and the phase completes if nothing is pending (ops_async.cpp). False
+// after a fault (the address is not an mbarrier in shared memory).
+bool mbarrier_complete_tx(ExecCtx& ctx, unsigned lane, uint64_t addr, uint32_t bytes);
+
 // The state space an instruction accesses: from the symbol the operand names, else its space
 // modifier, else generic.
 AccessSpace space_of(const ptx::Instruction& ins, const MemRef& r);

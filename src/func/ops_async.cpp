@@ -645,6 +645,15 @@ bool dec_cp_mb_arrive(DecodeCtx& c, const Instruction& ins, DInstr& out) {
 
 }  // namespace
 
+bool mbarrier_complete_tx(ExecCtx& ctx, unsigned lane, uint64_t addr, uint32_t bytes) {
+  uint8_t* p = resolve_access(ctx, AccessSpace::Shared, lane, addr, 8, true);
+  if (!p) return false;
+  MbWord m = MbWord::from(load64(p));
+  m.tx -= int32_t(bytes);
+  store64(p, maybe_complete(ctx, m, addr));
+  return true;
+}
+
 void register_async_ops() {
   register_decoder(Opcode::CpAsync, dec_cp_async);
   register_decoder(Opcode::CpAsyncCommitGroup, dec_cp_commit);

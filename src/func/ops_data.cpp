@@ -33,6 +33,8 @@ uint8_t* resolve_access(ExecCtx& ctx, AccessSpace sp, unsigned l, uint64_t addr,
         return resolve_access(ctx, AccessSpace::Shared, l, addr - kSharedWindow, n, write);
       if (addr >= kLocalWindow && addr - kLocalWindow < kWindowSize)
         return resolve_access(ctx, AccessSpace::Local, l, addr - kLocalWindow, n, write);
+      if (addr >= kParamWindow && addr - kParamWindow < kWindowSize)
+        return resolve_access(ctx, AccessSpace::KernelParam, l, addr - kParamWindow, n, write);
       [[fallthrough]];
     case AccessSpace::Global:
     case AccessSpace::Const: {
@@ -89,9 +91,7 @@ struct GlobalPage {
       return data + (a & off_mask);
     }
     uint8_t* p = resolve_access(ctx, sp, l, a, n, write);
-    const bool window = (a >= kSharedWindow && a - kSharedWindow < kWindowSize) ||
-                        (a >= kLocalWindow && a - kLocalWindow < kWindowSize);
-    if (p && global && !(sp == AccessSpace::Generic && window)) {
+    if (p && global && !(sp == AccessSpace::Generic && in_window(a))) {
       page = a & ~off_mask;
       data = p - (a & off_mask);
     }
@@ -512,10 +512,12 @@ bool dec_mov(DecodeCtx& c, const Instruction& ins, DInstr& out) {
 
 // ------------------------------------------------------------------ cvta / isspacep
 
-// flags: 0 to-generic from shared, 1 from local, 2 global/const (identity); +4 for cvta.to
+// flags: 0 to-generic from shared, 1 from local, 2 global/const (identity), 3 from the kernel's
+// parameters; +4 for cvta.to
 void exec_cvta(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
   const uint64_t* a = ctx.src(in.op[1]);
-  uint64_t base = (in.flags & 3) == 0 ? kSharedWindow : (in.flags & 3) == 1 ? kLocalWindow : 0;
+  constexpr uint64_t kBase[4] = {kSharedWindow, kLocalWindow, 0, kParamWindow};
+  const uint64_t base = kBase[in.flags & 3];
   bool to = in.flags & 4;
   unsigned bits = in.width;
   for_lanes(ctx.dst(in.op[0]), mask, [&](unsigned l) { return canon(to ? a[l] - base : a[l] + base, bits); });
@@ -526,7 +528,7 @@ bool dec_cvta(DecodeCtx& c, const Instruction& ins, DInstr& out) {
   uint32_t kind = 2;
   if (ins.has(Mod::shared) || ins.has(Mod::shared_cta)) kind = 0;
   else if (ins.has(Mod::local)) kind = 1;
-  else if (ins.has(Mod::param)) return c.fail("cvta.param is not supported yet");
+  else if (ins.has(Mod::param)) kind = 3;  // of a kernel parameter's offset (mov.b64 %rd, param)
   out.flags = kind | (to ? 4 : 0);
   Type t = first_type(ins);
   out.width = uint8_t(type_bits(t));
@@ -550,11 +552,13 @@ void exec_isspacep(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
     uint64_t x = a[l];
     bool sh = x >= kSharedWindow && x - kSharedWindow < kWindowSize;
     bool lo = x >= kLocalWindow && x - kLocalWindow < kWindowSize;
+    bool pa = x >= kParamWindow && x - kParamWindow < kWindowSize;
     bool r = false;
     switch (in.flags) {
-      case 0: r = !sh && !lo; break;
+      case 0: r = !sh && !lo && !pa; break;
       case 1: r = sh; break;
       case 2: r = lo; break;
+      case 4: r = pa; break;
       case 3: {
         const mem::Allocation* al = ctx.launch.mem->find(x);
         r = al && al->read_only;
@@ -716,9 +720,7 @@ void exec_line_op(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
   for (unsigned l = 0; l < kWarpSize; ++l) {
     if (!(mask >> l & 1)) continue;
     uint64_t a = lane_address(ctx, in, base, l);
-    if (sp == AccessSpace::Generic && ((a >= kSharedWindow && a - kSharedWindow < kWindowSize) ||
-                                       (a >= kLocalWindow && a - kLocalWindow < kWindowSize)))
-      continue;
+    if (sp == AccessSpace::Generic && in_window(a)) continue;
     if (!ctx.launch.mem->page_for_read(a)) continue;
     tr->add(a & ~uint64_t(127), 128, l, TraceSpace::Global, write);
   }

@@ -31,6 +31,15 @@ struct Dim3 {
 constexpr uint64_t kSharedWindow = 0x00007f0000000000ull;
 constexpr uint64_t kLocalWindow = 0x00007e0000000000ull;
 constexpr uint64_t kWindowSize = 1ull << 32;
+// The kernel's parameters as a generic address (cvta.param of a kernel parameter: a
+// __grid_constant__ parameter whose address is taken, e.g. a CUtensorMap); read-only.
+constexpr uint64_t kParamWindow = 0x00007c0000000000ull;
+// Whether a generic address lies in one of the windows above (not global memory).
+inline bool in_window(uint64_t a) {
+  return (a >= kSharedWindow && a - kSharedWindow < kWindowSize) ||
+         (a >= kLocalWindow && a - kLocalWindow < kWindowSize) ||
+         (a >= kParamWindow && a - kParamWindow < kWindowSize);
+}
 // Values of function "addresses" (mov.u64 %rd, func) used by indirect calls.
 constexpr uint64_t kFunctionBase = 0x00007d0000000000ull;
 

@@ -300,6 +300,7 @@ OpClass classify(const ptx::Instruction& ins) {
     case Opcode::Tex: case Opcode::Tld4: case Opcode::Suld: case Opcode::Sust: case Opcode::Sured:
       return OpClass::Tex;
     case Opcode::CpAsync: case Opcode::CpAsyncBulk: case Opcode::CpAsyncBulkTensor:
+    case Opcode::CpReduceAsyncBulkTensor: case Opcode::CpAsyncBulkPrefetchTensor:
       return OpClass::CpAsync;
     case Opcode::CpAsyncCommitGroup: case Opcode::CpAsyncWaitGroup: case Opcode::CpAsyncWaitAll:
     case Opcode::CpAsyncMbarrierArrive: case Opcode::MbarrierInit: case Opcode::MbarrierInval:
@@ -511,7 +512,10 @@ std::vector<InstrTiming> classify_program(const func::Program& prog, const confi
     switch (t.cls) {
       case config::OpClass::LdGlobal: case config::OpClass::LdLocal: case config::OpClass::Tex:
       case config::OpClass::CpAsync: {
-        if (ins.op == Opcode::CpAsyncBulk) {  // the TMA unit's, not L1's (no L1 lookup or allocation)
+        // The TMA unit's (bulk and tensor copies, tensor prefetches), not L1's (no L1 lookup or
+        // allocation).
+        if (ins.op == Opcode::CpAsyncBulk || ins.op == Opcode::CpAsyncBulkTensor ||
+            ins.op == Opcode::CpReduceAsyncBulkTensor || ins.op == Opcode::CpAsyncBulkPrefetchTensor) {
           t.bulk |= kBulkCopy;
           if (ins.has(Mod::L2_evict_first)) t.mem |= kMemEvictFirst;
           break;

@@ -834,9 +834,12 @@ uint64_t Sm::memory_issue(WarpCtx& w, const InstrTiming& it, uint64_t t) {
   return kNever;
 }
 
-// cp.async.bulk (sm_90's bulk copies) on the SM's TMA unit ([tma]). The functional engine has
-// done the copy and traced its global side (accesses of up to 4 KiB, written for shared -> global;
-// a shared -> shared copy's source as shared reads) and its mbarrier (the one shared write). The
+// cp.async.bulk (sm_90's bulk copies) and the tensor copies (cp.async.bulk.tensor, cp.reduce.
+// async.bulk.tensor, cp.async.bulk.prefetch.tensor) on the SM's TMA unit ([tma]). The functional
+// engine has done the copy and traced its global side (accesses of up to 4 KiB, written for shared
+// -> global; a tensor copy's as one access per box row's in-bounds run; a shared -> shared copy's
+// source as shared reads) and its mbarrier (the one shared write; a tensor prefetch has none, its
+// lines only reach L2, and it sets no wait_after_copy gate). The
 // unit starts the copy issue_latency after issue and copy_cycles after the warp's previous copy
 // (one thread's back-to-back copies land ~104 cycles apart on the H100, while 8 warps' 4 KiB copies
 // reach the unit's byte rate, one per ~43 cycles), then:
@@ -930,7 +933,7 @@ uint64_t Sm::bulk_issue(WarpCtx& w, const InstrTiming& it, uint64_t t) {
   // and its mbarrier updated (complete_latency, as a global -> shared copy's).
   const uint64_t done = tma_lines_until_ + (write ? 0 : tm.complete_latency);
   if (write) w.bulk.complete(w.bulk.add(), done);
-  if (!write && bytes && tm.wait_after_copy) w.bulk_gate = t + tm.wait_after_copy;
+  if (!write && bytes && nbars && tm.wait_after_copy) w.bulk_gate = t + tm.wait_after_copy;
   // Global -> shared (and shared -> shared): the mbarriers the copy signals.
   for (uint32_t i = 0; i < nbars; ++i) {
     const uint32_t b = async_bars_.get(w.cta, bars[i]);

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <random>
 #include <string>
@@ -15,6 +16,7 @@
 
 #include "config/config.hpp"
 #include "func/engine.hpp"
+#include "func/tensor_map.hpp"
 #include "mem/device_memory.hpp"
 #include "ptx/parser.hpp"
 #include "timing/gpu.hpp"
@@ -1781,7 +1783,8 @@ struct BulkRun {
 // Runs kernel k(out, src, dst) of an sm_90 module on one CTA: src holds `src_words` words
 // src[i] = i * 7 + 3, dst `dst_words` zero words, out `out_words` words (read back as dst).
 BulkRun run_bulk(const config::Machine& m, const std::string& ptx, uint32_t threads, size_t out_words,
-                 size_t src_words, size_t dst_words) {
+                 size_t src_words, size_t dst_words,
+                 const std::function<std::vector<uint8_t>(uint64_t src)>& dst_init = nullptr) {
   mem::DeviceMemory dm{mem::MemoryConfig{}};
   func::EngineConfig ec;
   ec.num_sms = m.sms;
@@ -1799,6 +1802,10 @@ BulkRun run_bulk(const config::Machine& m, const std::string& ptx, uint32_t thre
   std::vector<uint32_t> init(src_words);
   for (size_t i = 0; i < src_words; ++i) init[i] = uint32_t(i * 7 + 3);
   dm.host_write(src, init.data(), src_words * 4);
+  if (dst_init) {  // dst's first bytes, made from src's address (a tensor map)
+    const std::vector<uint8_t> b = dst_init(src);
+    dm.host_write(dst, b.data(), b.size());
+  }
   func::LaunchConfig lc;
   lc.grid = {1, 1, 1};
   lc.block = {threads, 1, 1};
@@ -1942,6 +1949,86 @@ TEST(BulkCopy, L2AndDramSectorsAreTheCopiedBytes) {
     EXPECT_EQ(mem.tma_copies, c.copies);
     EXPECT_EQ(mem.tma_bytes_read, total);
     EXPECT_EQ(mem.l1_global_ld_sectors, 0u);  // the TMA's reads do not go through L1
+  }
+}
+
+// A tensor copy (cp.async.bulk.tensor through a map in `dst`) goes through the TMA unit as the
+// lines of its box rows' in-bounds bytes: a 16 x 8 box of u32 from a 64 x 16 tensor (rows 256 bytes
+// apart) reads 8 rows x 64 bytes; over the corner at (56, 12) only 4 rows x 32 bytes exist; a
+// cp.async.bulk.prefetch.tensor before the copy fetches the same lines (read twice in L2, once
+// from DRAM). The shared image is checked against src[i] = 7i + 3.
+TEST(TensorCopy, TmaTrafficIsTheBoxRowsInBoundsBytes) {
+  const config::Machine m = tma_machine();
+  func::TensorMap map;
+  map.dtype = 2, map.rank = 2, map.esize = 4;
+  map.dim[0] = 64, map.dim[1] = 16, map.stride[0] = 4, map.stride[1] = 256;
+  map.box[0] = 16, map.box[1] = 8, map.estride[0] = map.estride[1] = 1;
+  struct Case {
+    int x, y;
+    bool prefetch;
+    uint32_t rows, row_bytes;
+  };
+  for (Case c : {Case{16, 4, false, 8, 64}, Case{56, 12, false, 4, 32}, Case{16, 4, true, 8, 64}}) {
+    SCOPED_TRACE(fmt::format("box at ({}, {}){}", c.x, c.y, c.prefetch ? " after a prefetch" : ""));
+    const std::string k = fmt::format(R"(.version 8.0
+.target sm_90a
+.address_size 64
+.visible .entry k(.param .u64 out, .param .u64 src, .param .u64 dst)
+{{
+  .reg .pred %p<4>;
+  .reg .b32 %r<16>;
+  .reg .b64 %rd<16>;
+  .shared .align 1024 .b8 tile[512];
+  .shared .align 8 .b64 bar;
+  ld.param.u64 %rd1, [out];
+  ld.param.u64 %rd3, [dst];
+  mov.u32 %r2, tile;
+  mov.u32 %r3, bar;
+  mbarrier.init.shared::cta.b64 [%r3], 1;
+  fence.proxy.async.shared::cta;
+  mov.u32 %r5, {0};
+  mov.u32 %r6, {1};
+  {2}
+  mbarrier.arrive.expect_tx.shared::cta.b64 %rd4, [%r3], 512;
+  cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r2], [%rd3, {{%r5, %r6}}], [%r3];
+WAIT:
+  mbarrier.try_wait.parity.shared::cta.b64 %p2, [%r3], 0;
+  @!%p2 bra WAIT;
+  mov.u32 %r7, 0;
+COPYOUT:
+  shl.b32 %r8, %r7, 2;
+  add.u32 %r9, %r2, %r8;
+  ld.shared.u32 %r10, [%r9];
+  cvt.u64.u32 %rd5, %r8;
+  add.u64 %rd6, %rd1, %rd5;
+  st.global.u32 [%rd6], %r10;
+  add.u32 %r7, %r7, 1;
+  setp.lt.u32 %p1, %r7, 128;
+  @%p1 bra COPYOUT;
+  ret;
+}}
+)",
+                                      c.x, c.y,
+                                      c.prefetch ? "cp.async.bulk.prefetch.tensor.2d.L2.global.tile [%rd3, {%r5, %r6}];" : "");
+    BulkRun r = run_bulk(m, k, 1, 128, 64 * 16, 64, [&](uint64_t src) {
+      std::vector<uint8_t> b(func::TensorMap::kBytes);
+      func::TensorMap t = map;
+      t.address = src;
+      t.pack(b.data());
+      return b;
+    });
+    ASSERT_TRUE(r.res.ok()) << r.res.report();
+    for (uint32_t y = 0; y < 8; ++y)
+      for (uint32_t x = 0; x < 16; ++x) {
+        const uint32_t gx = uint32_t(c.x) + x, gy = uint32_t(c.y) + y;
+        ASSERT_EQ(r.out[y * 16 + x], gx < 64 && gy < 16 ? (gy * 64 + gx) * 7 + 3 : 0u) << x << "," << y;
+      }
+    const uint64_t sectors = uint64_t(c.rows) * c.row_bytes / 32;
+    const auto& mem = r.st.mem;
+    EXPECT_EQ(mem.l2_sectors_read - mem.ifetch_l2_sectors_read, (c.prefetch ? 2 : 1) * sectors);
+    EXPECT_EQ(mem.dram_bytes_read - mem.ifetch_dram_bytes_read, sectors * 32);
+    EXPECT_EQ(mem.tma_bytes_read, (c.prefetch ? 2 : 1) * uint64_t(c.rows) * c.row_bytes);
+    EXPECT_EQ(mem.l1_global_ld_sectors, 0u);
   }
 }
 
