@@ -59,7 +59,12 @@ class AsyncGroups {
     }
     return at;
   }
-  bool idle() const { return groups_.empty() || (groups_.size() == 1 && open_ && !groups_.back().pending); }
+  // No copy of any group in flight.
+  bool idle() const {
+    for (size_t i = 0; i < groups_.size(); ++i)
+      if (groups_[i].pending) return false;
+    return true;
+  }
 
  private:
   struct Group {
@@ -67,9 +72,13 @@ class AsyncGroups {
     uint32_t pending;  // copies not landed
     uint64_t done;     // when the last landed copy landed
   };
-  // Complete committed groups at the front are only needed for their landing time.
+  // Complete committed groups at the front are only needed for their landing time, once they are
+  // not among the newest kKeep committed groups: wait_group N (N < kKeep) may still have to skip
+  // them. (Bulk groups are complete at issue with a landing time in the future; folding the newest
+  // of those into retired_done_ made every wait_group N wait for all of them.)
+  static constexpr size_t kKeep = 32;
   void trim() {
-    while (!groups_.empty() && !groups_.front().pending && !(open_ && groups_.size() == 1)) {
+    while (!groups_.empty() && !groups_.front().pending && groups_.size() - (open_ ? 1 : 0) > kKeep) {
       retired_done_ = std::max(retired_done_, groups_.front().done);
       groups_.pop_front();
     }

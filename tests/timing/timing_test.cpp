@@ -1528,6 +1528,30 @@ TEST(AsyncCopy, GroupsCompleteInAnyOrderAndWaitLeavesTheNewestInFlight) {
   EXPECT_TRUE(g.idle());
 }
 
+// Bulk groups (cp.async.bulk ... .bulk_group) are complete when issued, landing in the future:
+// wait_group N must still leave the N newest in flight (it waited for all of them once, because
+// complete groups were folded away at once).
+TEST(AsyncCopy, GroupsCompleteAtIssueKeepTheirOrder) {
+  AsyncGroups g;
+  for (uint64_t done : {100u, 200u, 300u}) {
+    g.complete(g.add(), done);
+    g.commit();
+  }
+  EXPECT_EQ(g.ready(2), 100u);
+  EXPECT_EQ(g.ready(1), 200u);
+  EXPECT_EQ(g.ready(0), 300u);
+  EXPECT_EQ(g.ready(3), 0u);  // nothing older than the three newest
+  // Many more groups: the old ones fold away, the newest stay exact.
+  for (uint64_t i = 0; i < 100; ++i) {
+    g.complete(g.add(), 1000 + i);
+    g.commit();
+  }
+  EXPECT_EQ(g.ready(0), 1099u);
+  EXPECT_EQ(g.ready(5), 1094u);
+  EXPECT_EQ(g.ready(31), 1068u);
+  EXPECT_TRUE(g.idle());
+}
+
 // wgmma commit groups: done cycles known at issue; wait_group N waits for all but the N newest
 // committed groups; the open group is not waited for.
 TEST(Wgmma, WaitGroupLeavesTheNewestGroupsInFlight) {
