@@ -52,19 +52,21 @@ CUDART_API abi::Error cudaLibraryEnumerateKernels(void** kernels, unsigned n, vo
   if (!kernels) return ret(abi::ErrInvalidValue);
   return from_cu(drv<int(void**, unsigned, void*)>("cuLibraryEnumerateKernels")(kernels, n, lib));
 }
-CUDART_API abi::Error cudaLibraryGetGlobal(void** dptr, size_t* bytes, void* lib, const char* name) {
+namespace {
+// cuLibraryGetGlobal / cuLibraryGetManaged: a device address as a pointer.
+abi::Error library_symbol(const char* fn, void** dptr, size_t* bytes, void* lib, const char* name) {
   if (!name) return ret(abi::ErrInvalidValue);
   uint64_t p = 0;
-  const int e = drv<int(uint64_t*, size_t*, void*, const char*)>("cuLibraryGetGlobal")(&p, bytes, lib, name);
+  const int e = drv<int(uint64_t*, size_t*, void*, const char*)>(fn)(&p, bytes, lib, name);
   if (!e && dptr) *dptr = reinterpret_cast<void*>(p);
   return from_cu(e);
 }
+}  // namespace
+CUDART_API abi::Error cudaLibraryGetGlobal(void** dptr, size_t* bytes, void* lib, const char* name) {
+  return library_symbol("cuLibraryGetGlobal", dptr, bytes, lib, name);
+}
 CUDART_API abi::Error cudaLibraryGetManaged(void** dptr, size_t* bytes, void* lib, const char* name) {
-  if (!name) return ret(abi::ErrInvalidValue);
-  uint64_t p = 0;
-  const int e = drv<int(uint64_t*, size_t*, void*, const char*)>("cuLibraryGetManaged")(&p, bytes, lib, name);
-  if (!e && dptr) *dptr = reinterpret_cast<void*>(p);
-  return from_cu(e);
+  return library_symbol("cuLibraryGetManaged", dptr, bytes, lib, name);
 }
 // Device functions are not handed out as host-callable pointers by the simulator.
 CUDART_API abi::Error cudaLibraryGetUnifiedFunction(void** fptr, void* lib, const char* name) {

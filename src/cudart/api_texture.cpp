@@ -427,30 +427,24 @@ CUDART_API abi::Error cudaDestroySurfaceObject(unsigned long long surf) {
 }
 
 // The descriptions a texture or surface object was made with.
-CUDART_API abi::Error cudaGetTextureObjectResourceDesc(ResourceDesc* res, unsigned long long tex) {
+namespace {
+template <class F>
+abi::Error with_descs(unsigned long long h, bool surface, const void* out, F f) {
   State& s = State::get();
   std::lock_guard g(s.mu);
-  const func::TextureDesc* t = s.dev->engine().textures().find(tex);
-  auto it = object_descs().find(tex);
-  if (!res || !t || t->surface || it == object_descs().end()) return ret(abi::ErrInvalidValue);
-  *res = it->second.res;
+  const func::TextureDesc* t = s.dev->engine().textures().find(h);
+  auto it = object_descs().find(h);
+  if (!out || !t || t->surface != surface || it == object_descs().end()) return ret(abi::ErrInvalidValue);
+  f(it->second);
   return 0;
+}
+}  // namespace
+CUDART_API abi::Error cudaGetTextureObjectResourceDesc(ResourceDesc* res, unsigned long long tex) {
+  return with_descs(tex, false, res, [&](const ObjectDescs& d) { *res = d.res; });
 }
 CUDART_API abi::Error cudaGetTextureObjectTextureDesc(TextureDescAbi* td, unsigned long long tex) {
-  State& s = State::get();
-  std::lock_guard g(s.mu);
-  const func::TextureDesc* t = s.dev->engine().textures().find(tex);
-  auto it = object_descs().find(tex);
-  if (!td || !t || t->surface || it == object_descs().end()) return ret(abi::ErrInvalidValue);
-  *td = it->second.tex;
-  return 0;
+  return with_descs(tex, false, td, [&](const ObjectDescs& d) { *td = d.tex; });
 }
 CUDART_API abi::Error cudaGetSurfaceObjectResourceDesc(ResourceDesc* res, unsigned long long surf) {
-  State& s = State::get();
-  std::lock_guard g(s.mu);
-  const func::TextureDesc* t = s.dev->engine().textures().find(surf);
-  auto it = object_descs().find(surf);
-  if (!res || !t || !t->surface || it == object_descs().end()) return ret(abi::ErrInvalidValue);
-  *res = it->second.res;
-  return 0;
+  return with_descs(surf, true, res, [&](const ObjectDescs& d) { *res = d.res; });
 }
