@@ -1485,6 +1485,7 @@ int cuGetProcAddress_(const char* name, void** fn, int version, unsigned long lo
   void* g = driver_graph_entry(base, name, version);
   if (!g) g = driver_texture_entry(base);
   if (!g) g = driver_link_entry(base);
+  if (!g) g = driver_vmm_entry(base);
   if (g) {
     *fn = g;
     if (status) *status = 0;
