@@ -46,6 +46,7 @@ recipes=(
   "warpAggregatedAtomicsCG|3_CUDA_Features/warpAggregatedAtomicsCG|warpAggregatedAtomicsCG.cu||Atomics PASSED|"
   "binaryPartitionCG|3_CUDA_Features/binaryPartitionCG|binaryPartitionCG.cu|||"
   "StreamPriorities|3_CUDA_Features/StreamPriorities|StreamPriorities.cu||exit|"
+  "newdelete|3_CUDA_Features/newdelete|newdelete.cu||Test Summary: 3/3|"
   "cdpSimpleQuicksort|3_CUDA_Features/cdpSimpleQuicksort|cdpSimpleQuicksort.cu|-rdc=true -lcudadevrt|Validating results: OK|"
   "ptxjit|3_CUDA_Features/ptxjit|ptxjit.cpp|-lcuda|exit|nvcc -arch=sm_80 -ptx -o ptxjit_kernel64.ptx \$SRC/ptxjit_kernel.cu"
   "graphMemoryFootprint|3_CUDA_Features/graphMemoryFootprint|graphMemoryFootprint.cu||Sample complete|"
