@@ -41,6 +41,7 @@ recipes=(
   "fp16ScalarProduct|0_Introduction/fp16ScalarProduct|fp16ScalarProduct.cu||fp16ScalarProduct PASSED|"
   "UnifiedMemoryStreams|0_Introduction/UnifiedMemoryStreams|UnifiedMemoryStreams.cu|-Xcompiler -fopenmp -lcublas -lgomp|All Done!|"
   "asyncAPI|0_Introduction/asyncAPI|asyncAPI.cu||exit|"
+  "simpleVoteIntrinsics|0_Introduction/simpleVoteIntrinsics|simpleVoteIntrinsics.cu||exit|"
   "inlinePTX|2_Concepts_and_Techniques/inlinePTX|inlinePTX.cu||Test Successful|"
   "vectorAddMMAP|0_Introduction/vectorAddMMAP|vectorAddMMAP.cpp multidevicealloc_memmap.cpp|-lcuda|Result = PASS|nvcc -arch=sm_80 -fatbin -o vectorAdd_kernel64.fatbin \$SRC/vectorAdd_kernel.cu"
   "warpAggregatedAtomicsCG|3_CUDA_Features/warpAggregatedAtomicsCG|warpAggregatedAtomicsCG.cu||Atomics PASSED|"
