@@ -13,6 +13,12 @@
 // cublasGemmStridedBatchedEx and cublasGemmBatchedEx for real f16/bf16/f32/f64 data with compute
 // type 16F/32F/64F (fast/pedantic variants as 32F). Anything else (complex, int8, the 64-bit-index
 // _64 forms) is passed to libcublas unchanged.
+//
+// cublasSgemv/cublasDgemv go to libcublas first: its GEMV kernels for small matrices are PTX and
+// run; for larger ones it picks SASS-only kernels and fails with CUBLAS_STATUS_EXECUTION_FAILED
+// (a 385 x 385 DGEMV does), and then the same product runs as the GEMM kernel with one column
+// (x as a k x 1 matrix with leading dimension incx). Only for incy == 1 and incx > 0; other
+// strides keep libcublas's failure.
 #include <dlfcn.h>
 
 #include <algorithm>
@@ -393,4 +399,32 @@ WARPSIM_CUBLAS Status cublasGemmBatchedEx(void* h, int ta, int tb, int m, int n,
   return ex_or_next<decltype(&cublasGemmBatchedEx)>(g, atype, btype, ctype, compute, "cublasGemmBatchedEx", h, ta, tb,
                                                      m, n, k, alpha, A, atype, lda, B, btype, ldb, beta, C, ctype, ldc,
                                                      batch, compute, algo);
+}
+
+// ---- GEMV: libcublas's own first, the GEMM kernel where its kernel is SASS-only (see above)
+namespace {
+template <class T>
+Status gemv(const char* name, Elem e, void* h, int trans, int m, int n, const T* alpha, const T* A, int lda,
+            const T* x, int incx, const T* beta, T* y, int incy) {
+  using F = Status (*)(void*, int, int, int, const T*, const T*, int, const T*, int, const T*, T*, int);
+  static const F next = real<F>(name);
+  const Status st = next ? next(h, trans, m, n, alpha, A, lda, x, incx, beta, y, incy) : kNotInitialized;
+  if (st != kExecutionFailed || incy != 1 || incx <= 0) return st;
+  // y(rows) = alpha op(A) x + beta y as C(rows x 1) = alpha op(A)(rows x cols) B(cols x 1) + beta C,
+  // with B = x read as op(B) = B^T of a 1 x cols matrix whose leading dimension is incx.
+  const bool t = trans != kOpN;
+  const int rows = t ? n : m, cols = t ? m : n;
+  Gemm g{h, trans, kOpT, rows, 1, cols, alpha, beta, A, x, y, lda, incx, std::max(1, rows)};
+  g.in = g.out = g.acc = e;
+  return run(g);
+}
+}  // namespace
+
+WARPSIM_CUBLAS Status cublasSgemv_v2(void* h, int trans, int m, int n, const float* alpha, const float* A, int lda,
+                                     const float* x, int incx, const float* beta, float* y, int incy) {
+  return gemv<float>("cublasSgemv_v2", Elem::F32, h, trans, m, n, alpha, A, lda, x, incx, beta, y, incy);
+}
+WARPSIM_CUBLAS Status cublasDgemv_v2(void* h, int trans, int m, int n, const double* alpha, const double* A, int lda,
+                                     const double* x, int incx, const double* beta, double* y, int incy) {
+  return gemv<double>("cublasDgemv_v2", Elem::F64, h, trans, m, n, alpha, A, lda, x, incx, beta, y, incy);
 }

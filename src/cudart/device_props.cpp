@@ -109,6 +109,8 @@ bool device_attribute(const runtime::GpuSpec& g, int attr, int& v) {
     case 97: v = int(g.smem_per_block_optin); return true;
     case 98: case 99: v = 1; return true;
     case 100: case 101: v = 0; return true;
+    // Virtual memory management (cuMemCreate, cuMemMap, ...: driver_vmm.cpp).
+    case 102: v = 1; return true;
     case 106: v = g.max_blocks_per_sm; return true;
     case 108: v = g.persisting_l2_max; return true;
     case 109: v = g.access_policy_max_window; return true;

@@ -86,6 +86,13 @@ void* driver_texture_entry(const std::string& base);
 
 // The tensor-map function `base` (driver_tensormap.cpp); null if it is not one.
 void* driver_tensormap_entry(const std::string& base);
+// The JIT linker (cuLink*) function `base` (driver_link.cpp); null if it is not one.
+void* driver_link_entry(const std::string& base);
+// The virtual memory management function `base` (cuMemCreate, cuMemMap, ...; driver_vmm.cpp).
+void* driver_vmm_entry(const std::string& base);
+// The PTX a cubin NVRTC compiled in this process came from (`size` 0: read from its ELF headers);
+// false if `cubin` is not one of those (driver_api.cpp).
+bool driver_cubin_ptx(const void* cubin, size_t size, std::string& ptx);
 
 // A private export table of the driver (cuGetExportTable), by its 16-byte id; null if unknown.
 const void* driver_export_table(const uint8_t id[16]);

@@ -559,6 +559,13 @@ Library* as_library(void* h) {
 int cuModuleLoadData_(void** mod, const void* image) { return load_image(reinterpret_cast<Library**>(mod), image); }
 }  // namespace
 namespace warpsim::cudart {
+bool driver_cubin_ptx(const void* cubin, size_t size, std::string& ptx) {
+  const auto* p = static_cast<const uint8_t*>(cubin);
+  uint32_t magic = 0;
+  if (!p || (size && size < 4)) return false;
+  std::memcpy(&magic, p, 4);
+  return magic == 0x464c457f && nvrtc_ptx(p, size, ptx);
+}
 int driver_load_module(void** mod, const void* image) { return cuModuleLoadData_(mod, image); }
 bool driver_tracing() {
   static const bool t = env_flag("WARPSIM_TRACE");
@@ -1479,6 +1486,8 @@ int cuGetProcAddress_(const char* name, void** fn, int version, unsigned long lo
   void* g = driver_graph_entry(base, name, version);
   if (!g) g = driver_texture_entry(base);
   if (!g) g = driver_tensormap_entry(base);
+  if (!g) g = driver_link_entry(base);
+  if (!g) g = driver_vmm_entry(base);
   if (g) {
     *fn = g;
     if (status) *status = 0;
