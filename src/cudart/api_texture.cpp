@@ -7,10 +7,13 @@
 // cudaArrayLayered) are laid out as 3D arrays, one slice per layer or face, so cudaMemcpy3D copies
 // them as it copies 3D arrays. Texture and surface objects are entries of the engine's
 // func::TextureTable (handles are small integers, as the driver's), read by tex/tld4/suld/sust.
-// Not supported: mipmapped arrays, texture references, resource views, sRGB, anisotropic
-// filtering, seamless cubemap filtering (each an error, not a silent approximation).
+// A mipmapped array is a list of such arrays, level i of a w x h x d array max(1, w >> i) x ...
+// (layers and cubemap faces on every level), each a cudaArray the copy functions take.
+// Not supported: texture references, resource views, sRGB, seamless cubemap filtering (each an
+// error, not a silent approximation); anisotropic filtering (maxAnisotropy reads as 1).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstring>
 #include <map>
 #include <vector>
@@ -34,6 +37,7 @@ struct ArrayObj {
   ChannelFormatDesc desc;
   size_t width = 0, height = 0, depth = 0;  // as given (0 for absent dimensions)
   unsigned flags = 0;
+  bool mip_level = false;  // a level of a mipmapped array: freed with it
   uint64_t base = 0, pitch = 0;
   size_t elem_bytes() const { return size_t(desc.x + desc.y + desc.z + desc.w) / 8; }
   size_t rows() const { return (height ? height : 1) * (depth ? depth : 1); }
@@ -59,6 +63,19 @@ ArrayObj* find_array(const void* a) {
   return it == arrays().end() ? nullptr : it->second.get();
 }
 
+// A mipmapped array: its levels, level 0 first (each also in arrays()).
+struct MipmapObj {
+  std::vector<ArrayObj*> levels;
+};
+std::map<const void*, std::unique_ptr<MipmapObj>>& mipmaps() {
+  static std::map<const void*, std::unique_ptr<MipmapObj>> m;
+  return m;
+}
+MipmapObj* find_mipmap(const void* m) {
+  auto it = mipmaps().find(m);
+  return it == mipmaps().end() ? nullptr : it->second.get();
+}
+
 // A channel format the simulator can read: 1, 2 or 4 channels of equal 8/16/32-bit size.
 bool format_of(const ChannelFormatDesc& d, func::TextureDesc& t) {
   const int ch = (d.x > 0) + (d.y > 0) + (d.z > 0) + (d.w > 0);
@@ -78,9 +95,9 @@ bool format_of(const ChannelFormatDesc& d, func::TextureDesc& t) {
 // cudaArray flags: cudaArrayLayered 1, SurfaceLoadStore 2, Cubemap 4, TextureGather 8, ColorAttachment 0x20.
 constexpr unsigned kLayered = 0x1, kCubemap = 0x4, kGather = 0x8, kKnown = 0x2f;
 
-int allocate_array(void** out, const ChannelFormatDesc* desc, size_t w, size_t h, size_t d, unsigned flags) {
+// With State::mu held.
+int allocate_array_locked(void** out, const ChannelFormatDesc* desc, size_t w, size_t h, size_t d, unsigned flags) {
   State& s = State::get();
-  std::lock_guard g(s.mu);
   if (s.sticky) return ret(s.sticky);
   func::TextureDesc probe;
   if (!out || !desc || w == 0 || !format_of(*desc, probe)) return ret(abi::ErrInvalidValue);
@@ -115,6 +132,16 @@ int allocate_array(void** out, const ChannelFormatDesc* desc, size_t w, size_t h
   *out = a.get();
   arrays().emplace(a.get(), std::move(a));
   return 0;
+}
+
+int allocate_array(void** out, const ChannelFormatDesc* desc, size_t w, size_t h, size_t d, unsigned flags) {
+  std::lock_guard g(State::get().mu);
+  return allocate_array_locked(out, desc, w, h, d, flags);
+}
+
+void free_array_locked(ArrayObj* a) {
+  State::get().dev->memory().release(a->base);
+  arrays().erase(a);
 }
 
 }  // namespace
@@ -155,8 +182,63 @@ CUDART_API abi::Error cudaFreeArray(void* array) {
   if (!array) return 0;
   auto it = arrays().find(array);
   if (it == arrays().end()) return ret(abi::ErrInvalidResourceHandle);
-  s.dev->memory().release(it->second->base);
-  arrays().erase(it);
+  if (it->second->mip_level) return 0;  // as the H100 answers; the level goes with its mipmapped array
+  free_array_locked(it->second.get());
+  return 0;
+}
+
+// ------------------------------------------------------------------ mipmapped arrays
+
+// numLevels 0 makes one level, and more levels than the extent has (floor(log2(max extent)) + 1)
+// make as many as it has, as on our H100 (validation/driver/h100_texture_mipmap_probe.out).
+CUDART_API abi::Error cudaMallocMipmappedArray(void** mip, const ChannelFormatDesc* desc, abi::Extent e,
+                                               unsigned int numLevels, unsigned int flags) {
+  State& s = State::get();
+  std::lock_guard g(s.mu);
+  if (s.sticky) return ret(s.sticky);
+  if (!mip || !desc || e.width == 0) return ret(abi::ErrInvalidValue);
+  const bool layers = flags & (kLayered | kCubemap);  // the depth counts layers or faces: never halved
+  size_t biggest = std::max(e.width, e.height);
+  if (!layers) biggest = std::max(biggest, e.depth);
+  unsigned most = 1;
+  while (biggest >> most) ++most;
+  const unsigned n = std::clamp(numLevels, 1u, most);
+  auto m = std::make_unique<MipmapObj>();
+  for (unsigned i = 0; i < n; ++i) {
+    auto half = [&](size_t x) -> size_t { return x ? std::max<size_t>(1, x >> i) : 0; };
+    void* a = nullptr;
+    if (int err = allocate_array_locked(&a, desc, half(e.width), half(e.height), layers ? e.depth : half(e.depth),
+                                        flags)) {
+      for (ArrayObj* l : m->levels) free_array_locked(l);
+      return err;
+    }
+    auto* obj = static_cast<ArrayObj*>(a);
+    obj->mip_level = true;
+    m->levels.push_back(obj);
+  }
+  *mip = m.get();
+  mipmaps().emplace(m.get(), std::move(m));
+  return 0;
+}
+
+CUDART_API abi::Error cudaGetMipmappedArrayLevel(void** level, const void* mip, unsigned int lvl) {
+  State& s = State::get();
+  std::lock_guard g(s.mu);
+  const MipmapObj* m = find_mipmap(mip);
+  if (!m) return ret(abi::ErrInvalidResourceHandle);
+  if (!level || lvl >= m->levels.size()) return ret(abi::ErrInvalidValue);
+  *level = m->levels[lvl];
+  return 0;
+}
+
+CUDART_API abi::Error cudaFreeMipmappedArray(void* mip) {
+  State& s = State::get();
+  std::lock_guard g(s.mu);
+  if (!mip) return 0;
+  auto it = mipmaps().find(mip);
+  if (it == mipmaps().end()) return ret(abi::ErrInvalidResourceHandle);
+  for (ArrayObj* l : it->second->levels) free_array_locked(l);
+  mipmaps().erase(it);
   return 0;
 }
 
@@ -302,8 +384,11 @@ CUDART_API abi::Error cudaMemcpyArrayToArray(void* dst, size_t wOffsetDst, size_
 namespace {
 int resource_of(const ResourceDesc& r, func::TextureDesc& t) {
   switch (r.resType) {
-    case 0: {  // array
-      const ArrayObj* a = find_array(r.res.array.array);
+    case 0:    // array
+    case 1: {  // mipmapped array: level 0 here, the levels below
+      const MipmapObj* m = r.resType == 1 ? find_mipmap(r.res.mipmap.mipmap) : nullptr;
+      if (r.resType == 1 && !m) return abi::ErrInvalidResourceHandle;
+      const ArrayObj* a = m ? m->levels[0] : find_array(r.res.array.array);
       if (!a) return abi::ErrInvalidResourceHandle;
       if (!format_of(a->desc, t)) return abi::ErrInvalidValue;
       t.base = a->base;
@@ -318,6 +403,26 @@ int resource_of(const ResourceDesc& r, func::TextureDesc& t) {
         t.depth = 1;
         t.cubemap = (a->flags & kCubemap) != 0;
       }
+      // txq: 1D arrays have height 1; depth is 0 in 1D/2D and cubemaps, the layers of a layered
+      // array, or the cubes of a layered cubemap.
+      t.query[0] = t.width;
+      t.query[1] = t.height;
+      t.query[2] = !t.layers ? (a->depth ? t.depth : 0)
+                   : !t.cubemap ? t.layers
+                   : (a->flags & kLayered) ? t.layers / 6 : 0;
+      if (m) {
+        for (const ArrayObj* l : m->levels) {
+          func::MipLevel v;
+          v.base = l->base;
+          v.pitch = l->pitch;
+          v.width = uint32_t(l->width);
+          v.height = uint32_t(l->height ? l->height : 1);
+          v.depth = t.layers ? 1 : uint32_t(l->depth ? l->depth : 1);
+          v.slice_pitch = v.pitch * v.height;
+          v.layer_pitch = t.layers ? v.slice_pitch : 0;
+          t.mips.push_back(v);
+        }
+      }
       return 0;
     }
     case 2: {  // linear
@@ -327,6 +432,7 @@ int resource_of(const ResourceDesc& r, func::TextureDesc& t) {
       t.pitch = r.res.linear.sizeInBytes;
       t.slice_pitch = t.pitch;
       t.linear = true;
+      t.query[0] = t.width;
       return t.width ? 0 : abi::ErrInvalidValue;
     }
     case 3: {  // pitch2D
@@ -338,11 +444,12 @@ int resource_of(const ResourceDesc& r, func::TextureDesc& t) {
       t.height = uint32_t(p.height);
       t.pitch = p.pitchInBytes;
       t.slice_pitch = t.pitch * t.height;
+      t.query[0] = t.width;
+      t.query[1] = t.height;
       return 0;
     }
     default:
-      fmt::print(stderr, "warpsim: mipmapped-array texture resources are not supported\n");
-      return abi::ErrNotSupported;
+      return abi::ErrInvalidValue;
   }
 }
 }  // namespace
@@ -384,6 +491,16 @@ CUDART_API abi::Error cudaCreateTextureObject(unsigned long long* tex, const Res
     fmt::print(stderr, "warpsim: sRGB textures are not supported\n");
     return ret(abi::ErrNotSupported);
   }
+  if (!t.mips.empty()) {
+    if (td->mipmapFilterMode < 0 || td->mipmapFilterMode > 1) return ret(abi::ErrInvalidValue);
+    // As on our H100, a mipmapped texture takes normalized coordinates whatever normalizedCoords
+    // says (its gradients are in units of the texture's size too).
+    t.normalized_coords = true;
+    t.mip_linear = td->mipmapFilterMode == 1;
+    t.mip_bias = td->mipmapLevelBias;
+    t.mip_min = td->minMipmapLevelClamp;
+    t.mip_max = td->maxMipmapLevelClamp;
+  }
   *tex = s.dev->engine().textures().create(t);
   object_descs()[*tex] = ObjectDescs{*res, *td};
   return 0;
@@ -411,6 +528,9 @@ CUDART_API abi::Error cudaCreateSurfaceObject(unsigned long long* surf, const Re
   func::TextureDesc t;
   if (int e = resource_of(*res, t)) return ret(e);
   t.surface = true;
+  // suq: a 1D array's height is 0, a layered array's depth its layers (a cubemap's, its faces).
+  t.query[1] = a->height ? t.height : 0;
+  t.query[2] = t.layers ? t.layers : a->depth ? t.depth : 0;
   *surf = s.dev->engine().textures().create(t);
   object_descs()[*surf] = ObjectDescs{*res, {}};
   return 0;

@@ -5,7 +5,7 @@
 //
 // Graphs and stream capture are in driver_graph.cpp, arrays and texture/surface objects in
 // driver_texture.cpp. What is not here answers CUDA_ERROR_NOT_SUPPORTED and says so once on
-// stderr: mipmapped arrays, texture references, IPC, external memory, virtual memory management,
+// stderr: texture references, IPC, external memory, virtual memory management,
 // multicast and green contexts.
 #include <atomic>
 #include <fmt/format.h>

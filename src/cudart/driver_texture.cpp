@@ -4,7 +4,8 @@
 // descriptors (an element format and a channel count where the runtime has bits per channel; the
 // sampler's options as flags). Array handles are the runtime's; CUDA_ARRAY3D_LAYERED, _SURFACE_LDST,
 // _CUBEMAP and _TEXTURE_GATHER have the values of the runtime's cudaArray* flags, so they pass
-// through unchanged. Lookups: driver_texture_entry.
+// through unchanged. Mipmapped arrays (cuMipmappedArrayCreate/GetLevel/Destroy) are the runtime's
+// too. Lookups: driver_texture_entry.
 #include <cstdint>
 #include <cstring>
 #include <map>
@@ -13,6 +14,7 @@
 
 #include "cudart/abi.hpp"
 #include "cudart/driver.hpp"
+#include "cudart/state.hpp"
 
 using namespace warpsim::cudart;
 
@@ -23,6 +25,10 @@ extern "C" {
 abi::Error cudaMallocArray(void** array, const abi::ChannelFormatDesc* desc, size_t width, size_t height, unsigned int flags);
 abi::Error cudaMalloc3DArray(void** array, const abi::ChannelFormatDesc* desc, abi::Extent e, unsigned int flags);
 abi::Error cudaFreeArray(void* array);
+abi::Error cudaMallocMipmappedArray(void** mip, const abi::ChannelFormatDesc* desc, abi::Extent e, unsigned int numLevels,
+                                    unsigned int flags);
+abi::Error cudaGetMipmappedArrayLevel(void** level, const void* mip, unsigned int lvl);
+abi::Error cudaFreeMipmappedArray(void* mip);
 abi::Error cudaArrayGetInfo(abi::ChannelFormatDesc* desc, abi::Extent* extent, unsigned int* flags, void* array);
 abi::Error cudaCreateTextureObject(unsigned long long* tex, const ResourceDesc* res, const TextureDesc* td,
                                    const void* view);
@@ -84,6 +90,27 @@ int array3d_create(void** a, const Array3DDescriptor* d) {
   return cu(cudaMalloc3DArray(a, &f, abi::Extent{d->width, d->height, d->depth}, d->flags));
 }
 int array_destroy(void* a) { return cu(cudaFreeArray(a)); }
+// A driver call's failure is not the runtime's last error (cudaGetLastError).
+template <class F>
+int quietly(F f) {
+  const int saved = last_error();
+  const int e = f();
+  last_error() = saved;
+  return cu(e);
+}
+// Mipmapped arrays: the runtime's (levels are runtime arrays, so cuArray* and copies take them).
+int mipmapped_array_create(void** m, const Array3DDescriptor* d, unsigned levels) {
+  if (!m || !d) return CuInvalidValue;
+  abi::ChannelFormatDesc f{};
+  if (!to_channel_format(d->format, d->channels, f)) return CuInvalidValue;
+  return quietly([&] { return cudaMallocMipmappedArray(m, &f, abi::Extent{d->width, d->height, d->depth}, levels, d->flags); });
+}
+int mipmapped_array_get_level(void** level, void* m, unsigned l) {
+  return quietly([&] { return cudaGetMipmappedArrayLevel(level, m, l); });
+}
+int mipmapped_array_destroy(void* m) {
+  return quietly([&] { return cudaFreeMipmappedArray(m); });
+}
 int array_get_descriptor(ArrayDescriptor* d, void* a) {
   if (!d) return CuInvalidValue;
   abi::ChannelFormatDesc f{};
@@ -114,6 +141,9 @@ struct CuResourceDesc {
       void* array;
     } array;
     struct {
+      void* mipmap;
+    } mipmap;
+    struct {
       uint64_t dev;
       int format;
       unsigned channels;
@@ -135,6 +165,7 @@ int to_runtime(const CuResourceDesc& c, ResourceDesc& r) {
   r.flags = c.flags;
   switch (c.type) {
     case 0: r.res.array.array = c.res.array.array; return CuSuccess;
+    case 1: r.res.mipmap.mipmap = c.res.mipmap.mipmap; return CuSuccess;
     case 2:
       r.res.linear.devPtr = reinterpret_cast<void*>(c.res.linear.dev);
       r.res.linear.sizeInBytes = c.res.linear.bytes;
@@ -147,7 +178,7 @@ int to_runtime(const CuResourceDesc& c, ResourceDesc& r) {
       r.res.pitch2D.pitchInBytes = c.res.pitch2d.pitch;
       return to_channel_format(c.res.pitch2d.format, c.res.pitch2d.channels, r.res.pitch2D.desc) ? CuSuccess
                                                                                                 : CuInvalidValue;
-    default: return CuNotSupported;  // mipmapped arrays
+    default: return CuInvalidValue;
   }
 }
 
@@ -208,11 +239,13 @@ int tex_object_create(unsigned long long* tex, const CuResourceDesc* res, const 
   t.readMode = (td->flags & 0x1) ? 0 : 1;  // cudaReadModeElementType / cudaReadModeNormalizedFloat
   // Float data has no normalized read: the runtime reads it as is.
   const abi::ChannelFormatDesc& f = r.resType == 2 ? r.res.linear.desc : r.res.pitch2D.desc;
-  if (r.resType != 0 && (f.f == 2 || f.x == 32)) t.readMode = 0;
-  if (r.resType == 0) {
+  if (r.resType >= 2 && (f.f == 2 || f.x == 32)) t.readMode = 0;
+  if (r.resType <= 1) {
+    void* arr = r.res.array.array;
+    if (r.resType == 1 && cudaGetMipmappedArrayLevel(&arr, r.res.mipmap.mipmap, 0)) return CuInvalidHandle;
     abi::ChannelFormatDesc af{};
     abi::Extent e{};
-    if (cudaArrayGetInfo(&af, &e, nullptr, r.res.array.array) == 0 && (af.f == 2 || af.x == 32)) t.readMode = 0;
+    if (cudaArrayGetInfo(&af, &e, nullptr, arr) == 0 && (af.f == 2 || af.x == 32)) t.readMode = 0;
   }
   t.sRGB = (td->flags & 0x10) != 0;
   std::memcpy(t.borderColor, td->border, sizeof t.borderColor);
@@ -268,6 +301,9 @@ void* driver_texture_entry(const std::string& base) {
   if (base == "cuArrayCreate") return fn(&array_create);
   if (base == "cuArray3DCreate") return fn(&array3d_create);
   if (base == "cuArrayDestroy") return fn(&array_destroy);
+  if (base == "cuMipmappedArrayCreate") return fn(&mipmapped_array_create);
+  if (base == "cuMipmappedArrayGetLevel") return fn(&mipmapped_array_get_level);
+  if (base == "cuMipmappedArrayDestroy") return fn(&mipmapped_array_destroy);
   if (base == "cuArrayGetDescriptor") return fn(&array_get_descriptor);
   if (base == "cuArray3DGetDescriptor") return fn(&array3d_get_descriptor);
   if (base == "cuTexObjectCreate") return fn(&tex_object_create);

@@ -1,8 +1,11 @@
 // Texture and surface instructions on bindless objects (PTX ISA 8.7, 9.7.10 tex, 9.7.11 suld/sust),
 // unified texture mode (the texture operand is a cudaTextureObject_t handle; no separate sampler):
 //
-// - tex.{1d,2d,3d,a1d,a2d,cube,acube}.v4.{f32,s32,u32}.{f32,s32} d, [t, {c}] (and .level/.grad,
-//   which read level 0: the runtime creates no mipmapped textures). Layered geometries put the
+// - tex.{1d,2d,3d,a1d,a2d,cube,acube}.v4.{f32,s32,u32}.{f32,s32} d, [t, {c}] and the .level
+//   (explicit level of detail) and .grad (from the gradients dPdx, dPdy; not .cube/.acube) forms:
+//   on a mipmapped texture the level of detail, biased and clamped, in 8.8 fixed point, picks the
+//   nearest level or blends the two nearest (texture.hpp, pick_levels); other textures have one
+//   level, which every form reads. Layered geometries put the
 //   layer index first ({l, x}, {l, x, y, _}, {l, x, y, z} for .acube); the hardware takes it as
 //   unsigned and clamps it to the last layer, and never filters across layers. A cube direction
 //   selects a face and face coordinates in [0, 1] (texture.hpp, cube_coord), always normalized and
@@ -112,7 +115,7 @@ int64_t map_index(int64_t i, uint32_t n, AddressMode m, bool& border) {
 }
 
 // The element's channels: as floats (the read mode applied) and as integers.
-bool read_texel(ExecCtx& ctx, unsigned l, const TextureDesc& t, uint64_t slice, const int64_t idx[3], float f[4],
+bool read_texel(ExecCtx& ctx, unsigned l, const TextureView& t, uint64_t slice, const int64_t idx[3], float f[4],
                 uint32_t u[4]) {
   const uint64_t addr = t.base + slice + uint64_t(idx[2]) * t.slice_pitch + uint64_t(idx[1]) * t.pitch +
                         uint64_t(idx[0]) * t.elem_bytes();
@@ -148,13 +151,13 @@ bool read_texel(ExecCtx& ctx, unsigned l, const TextureDesc& t, uint64_t slice, 
   return true;
 }
 
-AddressMode effective_mode(const TextureDesc& t, unsigned d, bool normalized) {
+AddressMode effective_mode(const TextureView& t, unsigned d, bool normalized) {
   const AddressMode m = t.address[d];
   // Wrap and mirror need normalized coordinates; otherwise they clamp.
   return !normalized && (m == AddressMode::Wrap || m == AddressMode::Mirror) ? AddressMode::Clamp : m;
 }
 
-void border_texel(const TextureDesc& t, float f[4], uint32_t u[4]) {
+void border_texel(const TextureView& t, float f[4], uint32_t u[4]) {
   std::memcpy(f, t.border, 4 * sizeof(float));
   for (unsigned c = 0; c < 4; ++c) u[c] = uint32_t(int32_t(t.border[c]));
 }
@@ -170,7 +173,7 @@ float texel_coord(float x, uint32_t size, bool normalized, bool half_shift) {
 
 // Float coordinates x[0..dims) through the sampler, in the slice `slice` bytes from the base.
 // `cube`: face coordinates, normalized and clamped whatever the texture's settings.
-bool sample(ExecCtx& ctx, unsigned l, const TextureDesc& t, unsigned dims, const float* xs, bool cube, bool lin,
+bool sample(ExecCtx& ctx, unsigned l, const TextureView& t, unsigned dims, const float* xs, bool cube, bool lin,
             uint64_t slice, float acc[4], uint32_t ints[4]) {
   const uint32_t size[3] = {t.width, t.height, t.depth};
   const bool normalized = cube || t.normalized_coords;
@@ -205,6 +208,27 @@ bool sample(ExecCtx& ctx, unsigned l, const TextureDesc& t, unsigned dims, const
   return true;
 }
 
+// flags: bit 5 tex.level (operand after the coordinates: the level of detail), bit 6 tex.grad
+// (then dPdx and dPdy, `dims` components each).
+constexpr unsigned kTexLevel = 1u << 5, kTexGrad = 1u << 6;
+
+// The level of detail of a tex.grad fetch: log2 of the longer gradient, in texels of level 0
+// (normalized units times the size: mipmapped textures always take normalized coordinates, and the
+// H100 scales gradients by the size even where the texture was made with unnormalized ones).
+// Euclidean lengths: exact for axis-aligned gradients; the H100's answer for diagonal ones differs
+// (a gradient (1, 1) texel reads level 0.43, not 0.5; see docs/architecture.md).
+float grad_lod(const TextureDesc& t, unsigned dims, const float* dx, const float* dy) {
+  const double size[3] = {double(t.width), double(t.height), double(t.depth)};
+  double lx = 0, ly = 0;
+  for (unsigned d = 0; d < dims; ++d) {
+    const double a = double(dx[d]) * size[d], b = double(dy[d]) * size[d];
+    lx += a * a, ly += b * b;
+  }
+  const float rho = float(std::sqrt(std::max(lx, ly)));
+  const int32_t l256 = lod_of_length(rho);
+  return float(l256) / 256.0f;
+}
+
 void exec_tex(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
   const Ref* ops = ctx.ops(in);
   const unsigned geom = in.flags & 7;
@@ -217,50 +241,78 @@ void exec_tex(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
   const unsigned c0 = has_layer ? 6 : 5;
   const uint64_t* cs[3] = {nullptr, nullptr, nullptr};
   for (unsigned i = 0; i < dims; ++i) cs[i] = ctx.src(ops[c0 + i]);
+  const uint64_t* lod_op = in.flags & kTexLevel ? ctx.src(ops[c0 + dims]) : nullptr;
+  const uint64_t* gs[2][3] = {};
+  if (in.flags & kTexGrad)
+    for (unsigned k = 0; k < 2; ++k)
+      for (unsigned d = 0; d < dims; ++d) gs[k][d] = ctx.src(ops[c0 + dims + k * dims + d]);
   uint32_t out[4][kWarpSize] = {};
   for (unsigned l = 0; l < kWarpSize; ++l) {
     if (!(mask >> l & 1)) continue;
     const TextureDesc* t = object(ctx, h[l], false, l, "tex");
     if (!t) return;
-    const uint32_t size[3] = {t->width, t->height, t->depth};
-    float acc[4] = {0, 0, 0, 0};
-    uint32_t ints[4] = {0, 0, 0, 0};
     // The slice: a layer (a cube's six faces per layer, chosen below).
     uint32_t slice = 0;
     if (has_layer) {
       const uint32_t count = cube ? std::max(1u, t->slices() / 6) : t->slices();
       slice = clamp_layer(uint32_t(layer[l]), count) * (cube ? 6 : 1);
     }
-    if (cube) {
-      const CubeCoord cc =
-          cube_coord(fp::f32(uint32_t(cs[0][l])), fp::f32(uint32_t(cs[1][l])), fp::f32(uint32_t(cs[2][l])));
-      const float st[2] = {cc.s, cc.t};
-      slice += cc.face;
-      if (!sample(ctx, l, *t, 2, st, true, t->filter_linear && rtype == 0, uint64_t(slice) * t->layer_pitch, acc, ints))
-        return;
-    } else if (!fcoords) {
-      // Integer coordinates: the element itself, no sampler.
-      int64_t idx[3] = {0, 0, 0};
-      bool outside = false, border = false;
-      for (unsigned d = 0; d < dims; ++d) {
-        int64_t i = int32_t(uint32_t(cs[d][l]));
-        if (t->linear) outside |= i < 0 || i >= int64_t(size[d]);
-        else i = map_index(i, size[d], effective_mode(*t, d, t->normalized_coords), border);
-        idx[d] = i;
+    // One level's texel (or filtered value) into acc / ints.
+    auto fetch = [&](const TextureView& v, float acc[4], uint32_t ints[4]) {
+      const uint32_t size[3] = {v.width, v.height, v.depth};
+      if (cube) {
+        const CubeCoord cc =
+            cube_coord(fp::f32(uint32_t(cs[0][l])), fp::f32(uint32_t(cs[1][l])), fp::f32(uint32_t(cs[2][l])));
+        const float st[2] = {cc.s, cc.t};
+        return sample(ctx, l, v, 2, st, true, v.filter_linear && rtype == 0,
+                      uint64_t(slice + cc.face) * v.layer_pitch, acc, ints);
       }
-      if (outside) {
-        // zero
-      } else if (border) {
-        border_texel(*t, acc, ints);
-      } else if (!read_texel(ctx, l, *t, uint64_t(slice) * t->layer_pitch, idx, acc, ints)) {
-        return;
+      if (!fcoords) {
+        // Integer coordinates: the element itself, no sampler.
+        int64_t idx[3] = {0, 0, 0};
+        bool outside = false, border = false;
+        for (unsigned d = 0; d < dims; ++d) {
+          int64_t i = int32_t(uint32_t(cs[d][l]));
+          if (v.linear) outside |= i < 0 || i >= int64_t(size[d]);
+          else i = map_index(i, size[d], effective_mode(v, d, v.normalized_coords), border);
+          idx[d] = i;
+        }
+        if (outside) return true;  // zero
+        if (border) {
+          border_texel(v, acc, ints);
+          return true;
+        }
+        return read_texel(ctx, l, v, uint64_t(slice) * v.layer_pitch, idx, acc, ints);
       }
-    } else {
       float xs[3];
       for (unsigned d = 0; d < dims; ++d) xs[d] = fp::f32(uint32_t(cs[d][l]));
-      if (!sample(ctx, l, *t, dims, xs, false, t->filter_linear && rtype == 0, uint64_t(slice) * t->layer_pitch, acc,
-                  ints))
-        return;
+      return sample(ctx, l, v, dims, xs, false, v.filter_linear && rtype == 0, uint64_t(slice) * v.layer_pitch, acc,
+                    ints);
+    };
+    float acc[4] = {0, 0, 0, 0};
+    uint32_t ints[4] = {0, 0, 0, 0};
+    if (t->mips.empty()) {
+      // One level: tex.level and tex.grad read it whatever the level of detail.
+      if (!fetch(*t, acc, ints)) return;
+    } else {
+      float lod = 0;  // plain tex: no derivatives in compute, level of detail 0
+      if (lod_op) lod = fp::f32(uint32_t(lod_op[l]));
+      else if (gs[0][0]) {
+        float dx[3], dy[3];
+        for (unsigned d = 0; d < dims; ++d) dx[d] = fp::f32(uint32_t(gs[0][d][l])), dy[d] = fp::f32(uint32_t(gs[1][d][l]));
+        lod = grad_lod(*t, dims, dx, dy);
+      }
+      // Integer results and integer coordinates are never blended.
+      const LevelPick p = pick_levels(sampler_lod256(lod, *t), t->levels(), t->mip_linear && rtype == 0 && fcoords);
+      if (!fetch(t->level(p.l0), acc, ints)) return;
+      if (p.w) {
+        // The H100 blends the two levels' filtered values with the 8-bit weight: a(1-w) + bw.
+        float b[4] = {0, 0, 0, 0};
+        uint32_t bi[4];
+        if (!fetch(t->level(p.l1), b, bi)) return;
+        const float w = float(p.w) / 256.0f;
+        for (unsigned c = 0; c < 4; ++c) acc[c] = acc[c] * (1.0f - w) + b[c] * w;
+      }
     }
     for (unsigned c = 0; c < 4; ++c) {
       if (rtype == 0) std::memcpy(&out[c][l], &acc[c], 4);
@@ -309,13 +361,37 @@ bool dec_tex(DecodeCtx& c, const Instruction& ins, DInstr& out) {
     return c.fail("tex: only the .v4.f32, .v4.s32 and .v4.u32 results are supported");
   if (ct != Type::F32 && ct != Type::S32) return c.fail("tex: coordinates must be .f32 or .s32");
   if ((geom == kGCube || geom == kGACube) && ct != Type::F32) return c.fail("tex: .cube and .acube need .f32 coordinates");
-  const size_t want = ins.has(Mod::level) ? 3 : ins.has(Mod::grad) ? 4 : 2;
+  const bool level = ins.has(Mod::level), grad = ins.has(Mod::grad);
+  const size_t want = level ? 3 : grad ? 4 : 2;
   if (ins.operands.size() != want)
     return c.fail("tex: a destination predicate, texel offset or depth compare is not supported");
+  if (grad && (geom == kGCube || geom == kGACube))
+    return c.fail("tex.grad: the .cube and .acube geometries are not supported (texCubemapGrad)");
   std::vector<Ref> refs;
   if (!fetch_operands(c, ins, geom, dt, ct, "tex", refs)) return false;
+  if (level) {
+    const Operand& lod = ins.operands[2];
+    if (lod.kind == Operand::Kind::Vector || lod.kind == Operand::Kind::Sink)
+      return c.fail("tex.level: the level of detail must be one .f32 value");
+    refs.push_back(c.ref(lod, Type::F32));
+  }
+  if (grad) {
+    // dPdx and dPdy: vectors of one component per spatial dimension (.3d's are 4-vectors, the
+    // fourth unused).
+    const unsigned n = spatial_dims(geom);
+    for (unsigned k = 2; k < 4; ++k) {
+      std::vector<const Operand*> g;
+      if (!elements(ins.operands[k], n, g)) return c.fail("tex.grad: too few gradient components for the geometry");
+      for (auto* o : g) {
+        if (o->kind == Operand::Kind::Sink) return c.fail("tex.grad: a gradient component cannot be '_'");
+        refs.push_back(c.ref(*o, Type::F32));
+      }
+    }
+  }
+  if (!c.error.empty()) return false;
   c.set_ops(out, refs);
-  out.flags = geom | (ct == Type::F32 ? kTexFloatCoords : 0u) | (dt == Type::S32 ? 1u : dt == Type::U32 ? 2u : 0u) << 8;
+  out.flags = geom | (ct == Type::F32 ? kTexFloatCoords : 0u) | (level ? kTexLevel : 0u) | (grad ? kTexGrad : 0u) |
+              (dt == Type::S32 ? 1u : dt == Type::U32 ? 2u : 0u) << 8;
   out.exec = exec_tex;
   return true;
 }
@@ -481,6 +557,69 @@ bool dec_surface(DecodeCtx& c, const Instruction& ins, DInstr& out) {
   return true;
 }
 
+
+// ------------------------------------------------------------------ txq / suq
+
+// txq.{width,height,depth}.b32 d, [t] and txq.level.{width,height,depth}.b32 d, [t], lod: level 0's
+// size as TextureDesc::query holds it, or level `lod`'s; a level the texture lacks (or negative)
+// answers 0, as on our H100. suq.{width,height,depth}.b32 d, [s]: TextureDesc::query of the
+// surface (width in elements; height 0 for 1D arrays; depth: a 3D depth, or the layer count of a
+// layered array, 6 per cube).
+// The other queries (channel_data_type, channel_order, normalized_coords, filter_mode,
+// addr_mode_N, array_size, num_mipmap_levels, num_samples, memory_layout) are refused at decode:
+// the H100's driver refuses a module using them on texture/surface objects (cudaErrorSymbolNotFound /
+// cudaErrorNotSupported at launch).
+// flags: bits 0-1 query (0 width, 1 height, 2 depth), bit 2 .level, bit 3 suq. Operands: d, handle, [lod].
+uint32_t texture_query(const TextureDesc& t, unsigned q, bool at_level, int32_t lvl) {
+  if (!at_level || lvl == 0) return t.query[q];
+  if (lvl < 0 || t.mips.empty() || uint32_t(lvl) >= t.mips.size()) return 0;
+  const MipLevel& m = t.mips[uint32_t(lvl)];
+  if (!t.query[q]) return 0;
+  if (q == 0) return m.width;
+  if (q == 1) return m.height;
+  return t.layers ? t.query[2] : m.depth;  // layers and cubes are the same on every level
+}
+void exec_query(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
+  const Ref* ops = ctx.ops(in);
+  const unsigned q = in.flags & 3;
+  const bool at_level = in.flags & 4, surf = in.flags & 8;
+  const uint64_t* h = ctx.src(ops[1]);
+  const uint64_t* lv = at_level ? ctx.src(ops[2]) : nullptr;
+  uint32_t out[kWarpSize] = {};
+  for (unsigned l = 0; l < kWarpSize; ++l) {
+    if (!(mask >> l & 1)) continue;
+    const TextureDesc* t = object(ctx, h[l], surf, l, surf ? "suq" : "txq");
+    if (!t) return;
+    out[l] = surf ? t->query[q] : texture_query(*t, q, at_level, lv ? int32_t(uint32_t(lv[l])) : 0);
+  }
+  for_lanes(ctx.dst(ops[0]), mask, [&](unsigned l) { return uint64_t(out[l]); });
+}
+
+template <bool Surface>
+bool dec_query(DecodeCtx& c, const Instruction& ins, DInstr& out) {
+  const char* name = Surface ? "suq" : "txq";
+  const int q = ins.has(Mod::width) ? 0 : ins.has(Mod::height) ? 1 : ins.has(Mod::depth) ? 2 : -1;
+  if (q < 0)
+    return c.fail(fmt::format("{}: only .width, .height and .depth are supported (the H100's driver refuses the "
+                              "other queries on texture and surface objects)", name));
+  const bool at_level = !Surface && ins.has(Mod::level);
+  if (ins.types().empty() || ins.types()[0] != Type::B32) return c.fail(fmt::format("{}: the type must be .b32", name));
+  if (ins.operands.size() != (at_level ? 3u : 2u))
+    return c.fail(fmt::format("{}: expects d, [object]{}", name, at_level ? ", lod" : ""));
+  const Operand& a = ins.operands[1];
+  if (a.kind != Operand::Kind::Address || a.elems.size() != 1 || a.elems[0].kind != Operand::Kind::Reg || a.ival)
+    return c.fail(fmt::format("{}: only a .u64 object handle in a register is supported ([%rd]; no .texref/.surfref)", name));
+  std::vector<Ref> refs;
+  refs.push_back(c.ref(ins.operands[0], Type::B32));
+  refs.push_back(c.ref(a.elems[0], Type::B64));
+  if (at_level) refs.push_back(c.ref(ins.operands[2], Type::B32));
+  if (!c.error.empty()) return false;
+  c.set_ops(out, refs);
+  out.flags = unsigned(q) | (at_level ? 4u : 0u) | (Surface ? 8u : 0u);
+  out.exec = exec_query;
+  return true;
+}
+
 }  // namespace
 
 void register_tex_ops() {
@@ -488,6 +627,8 @@ void register_tex_ops() {
   register_decoder(Opcode::Tld4, dec_tld4);
   register_decoder(Opcode::Suld, dec_surface<false>);
   register_decoder(Opcode::Sust, dec_surface<true>);
+  register_decoder(Opcode::Txq, dec_query<false>);
+  register_decoder(Opcode::Suq, dec_query<true>);
 }
 
 }  // namespace warpsim::func

@@ -2,6 +2,7 @@
 // from the CUDA Programming Guide's texture-fetching rules.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstring>
 
 #include "tests/func/harness.hpp"
@@ -314,4 +315,171 @@ TEST(Tex, LayeredCubeAndGatherInstructions) {
   // .trap outside the layers faults.
   auto r = h.run("trap", {1, 1, 1}, {1, 1, 1}, Harness::Params().add(hs));
   EXPECT_EQ(r.fault.kind, func::FaultKind::IllegalAddress);
+}
+
+// Level-of-detail arithmetic (texture.hpp) against hand-computed values: 8.8 fixed point, the
+// nearest level for point mipmap filtering (half-way goes up), the truncated 8-bit blend weight,
+// bias then clamps, and the H100's log2 of gradient lengths.
+TEST(Tex, MipLevelSelection) {
+  func::TextureDesc t;
+  t.mip_max = 1000;
+  EXPECT_EQ(func::sampler_lod256(0.5f, t), 128);
+  EXPECT_EQ(func::sampler_lod256(1.5f / 256, t), 1);       // truncated, not rounded
+  EXPECT_EQ(func::sampler_lod256(0.49f, t), 125);          // 125.44
+  EXPECT_EQ(func::sampler_lod256(NAN, t), 0);
+  t.mip_bias = 0.5f, t.mip_min = 1.25f, t.mip_max = 3.5f;
+  EXPECT_EQ(func::sampler_lod256(-1, t), 320);             // clamped up to 1.25
+  EXPECT_EQ(func::sampler_lod256(2, t), 640);              // 2.5
+  EXPECT_EQ(func::sampler_lod256(10, t), 896);             // clamped down to 3.5
+  t.mip_bias = 0, t.mip_min = 2, t.mip_max = 1;            // inverted: the min wins
+  EXPECT_EQ(func::sampler_lod256(0, t), 512);
+  EXPECT_EQ(func::sampler_lod256(5, t), 512);
+  // Point: nearest level, half-way up; never past the last level or below 0.
+  auto p = func::pick_levels(127, 7, false);
+  EXPECT_EQ(p.l0, 0u);
+  p = func::pick_levels(128, 7, false);
+  EXPECT_EQ(p.l0, 1u);
+  EXPECT_EQ(p.w, 0u);
+  p = func::pick_levels(6 * 256 + 200, 7, false);
+  EXPECT_EQ(p.l0, 6u);
+  p = func::pick_levels(-500, 7, false);
+  EXPECT_EQ(p.l0, 0u);
+  // Linear: the level below and the weight of the one above (2.3 -> 2, 3, 76/256).
+  p = func::pick_levels(2 * 256 + 76, 7, true);
+  EXPECT_EQ(p.l0, 2u);
+  EXPECT_EQ(p.l1, 3u);
+  EXPECT_EQ(p.w, 76u);
+  p = func::pick_levels(9 * 256, 7, true);  // beyond the last level: the last alone
+  EXPECT_EQ(p.l0, 6u);
+  EXPECT_EQ(p.w, 0u);
+  // log2 of a length in 1/256: exponent plus the measured fraction of the top 8 mantissa bits.
+  EXPECT_EQ(func::lod_of_length(1), 0);
+  EXPECT_EQ(func::lod_of_length(8), 3 * 256);
+  EXPECT_EQ(func::lod_of_length(0.25f), -2 * 256);
+  EXPECT_EQ(func::lod_of_length(1.5f), 150);         // 256 log2 1.5 = 149.75
+  EXPECT_EQ(func::lod_of_length(6.0f), 512 + 150);
+  EXPECT_EQ(func::lod_of_length(1.00390625f), 2);    // the H100's answer: 256 log2 = 1.44
+  EXPECT_EQ(func::lod_of_length(std::nextafter(1.00390625f, 0.0f)), 0);  // mantissa truncated to 8 bits
+  EXPECT_LT(func::lod_of_length(0), -100 * 256);
+}
+
+// tex.level and tex.grad on a 3-level mipmapped 4x4 float texture whose level l holds 10 l + x:
+// point and linear mipmap filtering, gradient lengths in texels of level 0.
+TEST(Tex, MipLevelAndGradFetch) {
+  Harness h;
+  ASSERT_TRUE(h.load(kHead + R"(
+.visible .entry k(.param .u64 tex, .param .u64 in, .param .u64 out)
+{
+  .reg .f32 %f<16>;
+  .reg .b32 %r<2>;
+  .reg .b64 %rd<8>;
+  ld.param.u64 %rd1, [tex];
+  ld.param.u64 %rd2, [in];
+  ld.param.u64 %rd3, [out];
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd4, %r1, 16;
+  add.s64 %rd5, %rd2, %rd4;
+  ld.global.v4.f32 {%f1, %f2, %f3, %f4}, [%rd5];
+  tex.level.2d.v4.f32.f32 {%f5, %f6, %f7, %f8}, [%rd1, {%f1, %f2}], %f3;
+  tex.grad.2d.v4.f32.f32 {%f9, %f10, %f11, %f12}, [%rd1, {%f1, %f2}], {%f4, %f4}, {%f4, %f4};
+  mul.wide.u32 %rd6, %r1, 8;
+  add.s64 %rd7, %rd3, %rd6;
+  st.global.v2.f32 [%rd7], {%f5, %f9};
+  exit;
+}
+)"));
+  func::TextureDesc t;
+  uint64_t base = h.alloc(3 * 64);
+  for (unsigned l = 0; l < 3; ++l) {
+    func::MipLevel m;
+    m.width = m.height = 4u >> l;
+    m.pitch = 16;
+    m.slice_pitch = 16 * m.height;
+    m.base = base + 64 * l;
+    for (unsigned y = 0; y < m.height; ++y)
+      for (unsigned x = 0; x < m.width; ++x) {
+        const float v = 10.0f * l + x;
+        h.mem.host_write(m.base + y * 16 + x * 4, &v, 4);
+      }
+    t.mips.push_back(m);
+  }
+  t.base = base, t.pitch = 16, t.width = t.height = 4, t.slice_pitch = 64;
+  t.normalized_coords = true;
+  t.mip_max = 100;
+  // (u, v), lod, gradient component (both gradients (g, g): length g sqrt2 texels... g * 4 * sqrt2).
+  const float in[] = {0.6f, 0.1f, 0.5f,   0.25f / 1.41421356f,   // lod 0.5; |grad| 1 texel: lod 0
+                      0.6f, 0.1f, 1.25f,  0.5f / 1.41421356f,    // lod 1.25; 2 texels: lod 1
+                      0.6f, 0.1f, 7.0f,   4.0f / 1.41421356f,    // past the last level; 16 texels
+                      0.6f, 0.1f, -3.0f,  0.0f};                 // below 0; zero gradient
+  uint64_t din = h.alloc(sizeof in), out = h.alloc(4 * 8);
+  h.mem.host_write(din, in, sizeof in);
+  auto run = [&](const func::TextureDesc& d) {
+    uint64_t handle = h.eng.textures().create(d);
+    auto r = h.run("k", {1, 1, 1}, {4, 1, 1}, Harness::Params().add(handle).add(din).add(out));
+    EXPECT_TRUE(r.ok()) << r.report();
+    std::vector<float> o;
+    for (uint32_t b : h.download<uint32_t>(out, 8)) o.push_back(as_float(b));
+    return o;
+  };
+  // u = 0.6: texel 2 of level 0 (value 2), 1 of level 1 (11), 0 of level 2 (20).
+  auto p = run(t);  // point mipmap filter: lod 0.5 -> level 1, 1.25 -> 1, 7 -> 2, -3 -> 0
+  EXPECT_EQ(p, (std::vector<float>{11, 2, 11, 11, 20, 20, 2, 2}));
+  t.mip_linear = true;  // 0.5: half of 2 and 11; 1.25: 11 + (20 - 11) / 4
+  auto l = run(t);
+  EXPECT_EQ(l, (std::vector<float>{6.5f, 2, 13.25f, 11, 20, 20, 2, 2}));
+  // A texture without levels reads its one level whatever the level of detail.
+  func::TextureDesc one = t;
+  one.mips.clear();
+  EXPECT_EQ(run(one), (std::vector<float>{2, 2, 2, 2, 2, 2, 2, 2}));
+}
+
+// txq and suq: level 0's answers from TextureDesc::query, the .level forms from the levels (0 past
+// the last), and the queries the H100's driver refuses are decode errors.
+TEST(Tex, TextureQueries) {
+  Harness h;
+  ASSERT_TRUE(h.load(kHead + R"(
+.visible .entry k(.param .u64 tex, .param .u64 out)
+{
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [tex];
+  ld.param.u64 %rd2, [out];
+  txq.width.b32 %r1, [%rd1];
+  txq.height.b32 %r2, [%rd1];
+  txq.depth.b32 %r3, [%rd1];
+  mov.u32 %r7, 1;
+  txq.level.width.b32 %r4, [%rd1], %r7;
+  mov.u32 %r7, 5;
+  txq.level.height.b32 %r5, [%rd1], %r7;
+  mov.u32 %r7, -1;
+  txq.level.width.b32 %r6, [%rd1], %r7;
+  st.global.v4.b32 [%rd2], {%r1, %r2, %r3, %r4};
+  st.global.v2.b32 [%rd2+16], {%r5, %r6};
+  exit;
+}
+)"));
+  func::TextureDesc t;
+  t.query[0] = 40, t.query[1] = 24, t.query[2] = 0;
+  for (unsigned l = 0; l < 6; ++l) {
+    func::MipLevel m;
+    m.width = std::max(1u, 40u >> l), m.height = std::max(1u, 24u >> l);
+    t.mips.push_back(m);
+  }
+  uint64_t out = h.alloc(24);
+  auto r = h.run("k", {1, 1, 1}, {1, 1, 1}, Harness::Params().add(h.eng.textures().create(t)).add(out));
+  ASSERT_TRUE(r.ok()) << r.report();
+  EXPECT_EQ(h.download<uint32_t>(out, 6), (std::vector<uint32_t>{40, 24, 0, 20, 1, 0}));
+  Harness bad;
+  auto errs = bad.load_errors(kHead + R"(
+.visible .entry k(.param .u64 tex)
+{
+  .reg .b32 %r<2>;
+  .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [tex];
+  txq.num_mipmap_levels.b32 %r1, [%rd1];
+  exit;
+}
+)");
+  ASSERT_EQ(errs.size(), 1u);
+  EXPECT_NE(errs[0].find("only .width, .height and .depth"), std::string::npos) << errs[0];
 }
