@@ -173,8 +173,10 @@ struct Registry {
   uint64_t alloc_bytes = 0, alloc_high = 0;
   std::set<UserObject*> user_objects;
 };
+// Never destroyed: at exit, graphs still held would otherwise release their allocation-node memory
+// through members of the registry already destroyed (members go in reverse order).
 Registry& reg() {
-  static Registry r;
+  static Registry& r = *new Registry;
   return r;
 }
 
