@@ -4,7 +4,9 @@
 // needs its own bookkeeping:
 //  - AsyncGroups: per warp, cp.async.commit_group closes the open group and
 //    cp.async.wait_group N waits until at most the N newest committed groups are in flight. A
-//    multistage pipeline depends on waiting for the old group only, not for everything.
+//    multistage pipeline depends on waiting for the old group only, not for everything. The same
+//    groups serve cp.async.bulk's bulk groups and wgmma's commit groups, whose members' done
+//    cycles are known at issue (add_done).
 //  - AsyncBarriers: per SM, cp.async.mbarrier.arrive makes an mbarrier's phase depend on every
 //    copy the thread issued before it; mbarrier.test_wait/try_wait results on that barrier are
 //    not visible before those copies land.
@@ -37,6 +39,8 @@ class AsyncGroups {
     open_ = false;
     trim();
   }
+  // A member whose done cycle is known when it joins the open group (a bulk copy's, a wgmma's).
+  void add_done(uint64_t t) { complete(add(), t); }
   // A copy of group `seq` landed at cycle t.
   void complete(uint64_t seq, uint64_t t) {
     for (auto& g : groups_)

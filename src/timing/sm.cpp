@@ -889,7 +889,7 @@ uint64_t Sm::bulk_issue(WarpCtx& w, const InstrTiming& it, uint64_t t) {
   (write ? ctr.tma_bytes_write : ctr.tma_bytes_read) += bytes;
   if (!m_.tma.enabled || !copies) {
     // No TMA model: the copy is done at issue (its mbarriers and bulk group see it at once).
-    if (write) w.bulk.complete(w.bulk.add(), t);
+    if (write) w.bulk.add_done(t);
     return t + it.latency;
   }
   const auto& tm = m_.tma;
@@ -932,7 +932,7 @@ uint64_t Sm::bulk_issue(WarpCtx& w, const InstrTiming& it, uint64_t t) {
   // Shared -> global: done when the last line has left; shared -> shared: when the last byte is in
   // and its mbarrier updated (complete_latency, as a global -> shared copy's).
   const uint64_t done = tma_lines_until_ + (write ? 0 : tm.complete_latency);
-  if (write) w.bulk.complete(w.bulk.add(), done);
+  if (write) w.bulk.add_done(done);
   if (!write && bytes && nbars && tm.wait_after_copy) w.bulk_gate = t + tm.wait_after_copy;
   // Global -> shared (and shared -> shared): the mbarriers the copy signals.
   for (uint32_t i = 0; i < nbars; ++i) {
@@ -952,7 +952,7 @@ uint64_t Sm::bulk_issue(WarpCtx& w, const InstrTiming& it, uint64_t t) {
 // known at issue. wgmma.commit_group closes the warp's open group; wgmma.wait_group N holds the
 // warp until all but the N newest committed groups are done (PTX ISA 9.7.15.7.3).
 void Sm::wgmma_issue(WarpCtx& w, const InstrTiming& it, uint64_t t) {
-  if (it.wgmma & kWgmmaMma) w.wgmma.add(t + it.latency);
+  if (it.wgmma & kWgmmaMma) w.wgmma.add_done(t + it.latency);
   if (it.wgmma & kWgmmaCommit) w.wgmma.commit();
   if (it.wgmma & kWgmmaWait) {
     const uint64_t at = w.wgmma.ready(it.wait_groups);

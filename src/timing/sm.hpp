@@ -13,7 +13,6 @@
 #include "stats/kernel_stats.hpp"
 #include "stats/memory_stats.hpp"
 #include "timing/async_copy.hpp"
-#include "timing/wgmma_groups.hpp"
 #include "timing/fifo.hpp"
 #include "timing/icache.hpp"
 #include "timing/memory/access_window.hpp"
@@ -92,7 +91,7 @@ struct WarpCtx {
   Scoreboard sb;
   AsyncGroups async;           // its cp.async groups
   int32_t async_wait = -1;     // held at cp.async.wait_group N (N), or not held (-1)
-  WgmmaGroups wgmma;           // its wgmma.mma_async commit groups
+  AsyncGroups wgmma;           // its wgmma.mma_async commit groups (done cycles known at issue)
   AsyncGroups bulk;            // its cp.async.bulk groups (shared -> global copies; done times known at issue)
   uint64_t bulk_next_start = 0;  // the earliest start of its next bulk copy ([tma] copy_cycles after its last)
   uint64_t bulk_gate = 0;  // [tma] wait_after_copy: its mbarrier waits are not satisfied before this cycle

@@ -22,7 +22,6 @@
 #include "timing/gpu.hpp"
 #include "timing/op_class.hpp"
 #include "timing/scoreboard.hpp"
-#include "timing/wgmma_groups.hpp"
 #include "test_memory.hpp"
 
 namespace warpsim::timing {
@@ -1555,13 +1554,13 @@ TEST(AsyncCopy, GroupsCompleteAtIssueKeepTheirOrder) {
 // wgmma commit groups: done cycles known at issue; wait_group N waits for all but the N newest
 // committed groups; the open group is not waited for.
 TEST(Wgmma, WaitGroupLeavesTheNewestGroupsInFlight) {
-  WgmmaGroups g;
-  g.add(100);
-  g.add(80);
+  AsyncGroups g;
+  g.add_done(100);
+  g.add_done(80);
   g.commit();  // group a: done at 100
-  g.add(150);
+  g.add_done(150);
   g.commit();  // group b: 150
-  g.add(400);  // open group c
+  g.add_done(400);  // open group c
   EXPECT_EQ(g.ready(0), 150u);
   EXPECT_EQ(g.ready(1), 100u);
   EXPECT_EQ(g.ready(2), 0u);
@@ -1571,7 +1570,7 @@ TEST(Wgmma, WaitGroupLeavesTheNewestGroupsInFlight) {
   g.commit();  // an empty group is done at once
   EXPECT_EQ(g.ready(1), 400u);
   for (int i = 0; i < 100; ++i) {  // old groups fold into one cycle; recent ones stay exact
-    g.add(1000 + i);
+    g.add_done(1000 + i);
     g.commit();
   }
   EXPECT_EQ(g.ready(0), 1099u);
