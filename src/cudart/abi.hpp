@@ -239,6 +239,49 @@ struct Memcpy3DParms {
   int kind;
 };
 
+// cudaMemcpy3DPeerParms.
+struct Memcpy3DPeerParms {
+  void* srcArray;
+  Pos srcPos;
+  PitchedPtr srcPtr;
+  int srcDevice;
+  void* dstArray;
+  Pos dstPos;
+  PitchedPtr dstPtr;
+  int dstDevice;
+  Extent extent;
+};
+// Batched copies (CUDA 12.8+): cudaMemcpyAttributes, cudaMemcpy3DOperand, cudaMemcpy3DBatchOp; the
+// driver's CUmemcpyAttributes / CUmemcpy3DOperand / CUDA_MEMCPY3D_BATCH_OP are laid out the same.
+struct MemLoc {
+  int type, id;
+};
+struct MemcpyAttributes {
+  int srcAccessOrder;  // 1 stream order, 2 during the call, 3 any
+  MemLoc srcLocHint, dstLocHint;
+  unsigned flags;
+};
+struct Memcpy3DOperand {
+  int type;  // 1 pointer, 2 array
+  union {
+    struct {
+      void* ptr;
+      size_t rowLength, layerHeight;  // in elements; 0: packed to the copy's extent
+      MemLoc locHint;
+    } ptr;
+    struct {
+      void* array;
+      Pos offset;  // in elements
+    } array;
+  } op;
+};
+struct Memcpy3DBatchOp {
+  Memcpy3DOperand src, dst;
+  Extent extent;  // in elements (bytes between two pointers)
+  int srcAccessOrder;
+  unsigned flags;
+};
+
 struct PointerAttributes {
   int type;  // enum cudaMemoryType: 0 unregistered, 1 host, 2 device, 3 managed
   int device;

@@ -146,6 +146,32 @@ CUDART_API abi::Error cudaGetDeviceProperties_v2(abi::DeviceProp12* prop, int de
 CUDART_API abi::Error cudaSetDoubleForDevice(double*) { return 0; }
 CUDART_API abi::Error cudaSetDoubleForHost(double*) { return 0; }
 
+namespace warpsim::cudart {
+// Our H100 answers 2^28 for float4 (16-byte) texels and 2^30 for 1-byte ones: a 4 GiB span, and
+// at most 2^30 elements (validation/driver/h100_managed_api.out).
+size_t tex1d_linear_max_width(size_t elem_bytes) {
+  if (elem_bytes == 0) return 0;
+  return std::min<size_t>(size_t(1) << 30, (size_t(1) << 32) / elem_bytes);
+}
+}  // namespace warpsim::cudart
+
+CUDART_API abi::Error cudaDeviceGetTexture1DLinearMaxWidth(size_t* w, const abi::ChannelFormatDesc* fd, int device) {
+  if (!w || !fd) return ret(abi::ErrInvalidValue);
+  if (device != 0) return ret(abi::ErrInvalidDevice);
+  const int bits = fd->x + fd->y + fd->z + fd->w;
+  if (bits <= 0 || bits % 8) return ret(abi::ErrInvalidValue);
+  *w = tex1d_linear_max_width(size_t(bits / 8));
+  return 0;
+}
+
+// Writes from third-party devices (GPUDirect RDMA) are none on the simulated GPU: nothing to flush.
+// Target: cudaFlushGPUDirectRDMAWritesTargetCurrentDevice (0); scope: to the owner (100) or to all
+// devices (200).
+CUDART_API abi::Error cudaDeviceFlushGPUDirectRDMAWrites(int target, int scope) {
+  if (target != 0 || (scope != 100 && scope != 200)) return ret(abi::ErrInvalidValue);
+  return 0;
+}
+
 CUDART_API abi::Error cudaDeviceGetAttribute(int* value, int attr, int device) {
   if (!value) return ret(abi::ErrInvalidValue);
   if (device != 0) return ret(abi::ErrInvalidDevice);

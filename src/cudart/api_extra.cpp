@@ -27,7 +27,6 @@ abi::Error cudaEventRecord(abi::Event, abi::Stream);
 abi::Error cudaFreeAsync(void*, abi::Stream);
 abi::Error cudaLaunchHostFunc(abi::Stream, void (*)(void*), void*);
 abi::Error cudaMallocAsync(void**, size_t, abi::Stream);
-abi::Error cudaMemPrefetchAsync();
 abi::Error cudaMemcpy2DAsync(void*, size_t, const void*, size_t, size_t, size_t, int, abi::Stream);
 abi::Error cudaMemcpy2D(void*, size_t, const void*, size_t, size_t, size_t, int);
 abi::Error cudaMemcpyAsync(void*, const void*, size_t, int, abi::Stream);
@@ -58,7 +57,6 @@ CUDART_API abi::Error cudaLaunchHostFunc_ptsz(abi::Stream s, void (*fn)(void*), 
   return cudaLaunchHostFunc(s, fn, u);
 }
 CUDART_API abi::Error cudaMallocAsync_ptsz(void** p, size_t n, abi::Stream s) { return cudaMallocAsync(p, n, s); }
-CUDART_API abi::Error cudaMemPrefetchAsync_ptsz() { return cudaMemPrefetchAsync(); }
 CUDART_API abi::Error cudaMemcpy2DAsync_ptsz(void* dst, size_t dp, const void* src, size_t sp, size_t w, size_t h,
                                              int kind, abi::Stream s) {
   return cudaMemcpy2DAsync(dst, dp, src, sp, w, h, kind, s);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cudart/export.hpp"
+#include "cudart/managed.hpp"
 #include "cudart/state.hpp"
 
 using namespace warpsim;
@@ -105,6 +106,7 @@ CUDART_API abi::Error cudaFree(void* devPtr) {
     const uint64_t page = s.dev->memory().page_size();
     munmap(devPtr, (m->second + page - 1) / page * page);
     s.managed.erase(m);
+    forget_managed_hints(addr(devPtr));
   }
   return s.dev->memory().release(addr(devPtr)) ? 0 : ret(abi::ErrInvalidValue);
 }
@@ -354,9 +356,7 @@ CUDART_API abi::Error cudaPointerGetAttributes(abi::PointerAttributes* attr, con
   return 0;
 }
 
-// Managed memory lives on both sides already; hints and prefetches change nothing functionally.
-CUDART_API abi::Error cudaMemPrefetchAsync() { return 0; }
-CUDART_API abi::Error cudaMemAdvise() { return 0; }
+// cudaMemAdvise, cudaMemPrefetchAsync and the range queries: api_managed.cpp.
 
 // ------------------------------------------------------------------ symbols
 
@@ -500,6 +500,135 @@ CUDART_API abi::Error cudaMemcpy3DAsync(const abi::Memcpy3DParms* p, abi::Stream
 }
 CUDART_API abi::Error cudaMemcpy3DAsync_ptsz(const abi::Memcpy3DParms* p, abi::Stream s) { return cudaMemcpy3DAsync(p, s); }
 CUDART_API abi::Error cudaMemcpy3D_ptds(const abi::Memcpy3DParms* p) { return cudaMemcpy3D(p); }
+
+// ------------------------------------------------------------------ peer and batched copies
+// One device: a peer copy is a copy on it; another device id is cudaErrorInvalidDevice (our H100).
+CUDART_API abi::Error cudaMemcpy3DPeer(const abi::Memcpy3DPeerParms* p) {
+  if (!p) return ret(abi::ErrInvalidValue);
+  if (p->srcDevice != 0 || p->dstDevice != 0) return ret(abi::ErrInvalidDevice);
+  const abi::Memcpy3DParms q{p->srcArray, p->srcPos, p->srcPtr, p->dstArray, p->dstPos, p->dstPtr, p->extent, abi::Default};
+  return cudaMemcpy3D(&q);
+}
+CUDART_API abi::Error cudaMemcpy3DPeerAsync(const abi::Memcpy3DPeerParms* p, abi::Stream stream) {
+  if (!p) return ret(abi::ErrInvalidValue);
+  if (p->srcDevice != 0 || p->dstDevice != 0) return ret(abi::ErrInvalidDevice);
+  const abi::Memcpy3DParms q{p->srcArray, p->srcPos, p->srcPtr, p->dstArray, p->dstPos, p->dstPtr, p->extent, abi::Default};
+  return cudaMemcpy3DAsync(&q, stream);
+}
+CUDART_API abi::Error cudaMemcpy3DPeerAsync_ptsz(const abi::Memcpy3DPeerParms* p, abi::Stream s) {
+  return cudaMemcpy3DPeerAsync(p, s);
+}
+CUDART_API abi::Error cudaMemcpy3DPeer_ptds(const abi::Memcpy3DPeerParms* p) { return cudaMemcpy3DPeer(p); }
+
+namespace warpsim::cudart {
+// cudaMemcpyBatchAsync: the copies run in the order given, in stream order (the batch's own order is
+// unspecified, so a program cannot tell). The argument rules and codes are our H100's: the legacy
+// stream, no copies, an attribute set without a valid source order, attribute indices that do not
+// start at 0, rise and stay below the count, or more sets than copies, are cudaErrorInvalidValue.
+int memcpy_batch(void* const* dsts, const void* const* srcs, const size_t* sizes, size_t count,
+                 const abi::MemcpyAttributes* attrs, const size_t* idx, size_t nattrs, void* stream) {
+  if (!dsts || !srcs || !sizes || count == 0 || !attrs || !idx || nattrs == 0 || nattrs > count) return abi::ErrInvalidValue;
+  if (legacy_stream(stream) || idx[0] != 0) return abi::ErrInvalidValue;
+  for (size_t k = 0; k < nattrs; ++k) {
+    if (attrs[k].srcAccessOrder < 1 || attrs[k].srcAccessOrder > 3) return abi::ErrInvalidValue;
+    if (k && (idx[k] <= idx[k - 1] || idx[k] >= count)) return abi::ErrInvalidValue;
+  }
+  std::vector<void*> d(dsts, dsts + count);
+  std::vector<const void*> sv(srcs, srcs + count);
+  std::vector<size_t> n(sizes, sizes + count);
+  auto run = [d, sv, n](void*) {
+    State& s = State::get();
+    std::lock_guard g(s.mu);
+    if (int e = check_sticky(s)) return e;
+    for (size_t i = 0; i < d.size(); ++i)
+      if (int e = copy(s, d[i], sv[i], n[i], abi::Default)) return e;
+    return 0;
+  };
+  if (capture_op(stream, run, 1)) return 0;
+  return run(stream);
+}
+
+// cudaMemcpy3DBatchAsync: each operation as a cudaMemcpy3D. Extents are in elements: bytes between
+// two pointers, the array's elements when one operand is an array.
+int memcpy3d_batch(size_t nops, const abi::Memcpy3DBatchOp* ops, unsigned long long flags, void* stream) {
+  if (!ops || nops == 0 || flags || legacy_stream(stream)) return abi::ErrInvalidValue;
+  std::vector<abi::Memcpy3DParms> copies;
+  for (size_t i = 0; i < nops; ++i) {
+    const abi::Memcpy3DBatchOp& o = ops[i];
+    const abi::Extent& e = o.extent;
+    if (!e.width || !e.height || !e.depth || o.srcAccessOrder < 1 || o.srcAccessOrder > 3) return abi::ErrInvalidValue;
+    size_t elem = 1;
+    for (const abi::Memcpy3DOperand* op : {&o.src, &o.dst}) {
+      if (op->type == 2) {
+        abi::PitchedPtr pp{};
+        size_t el = 1, depth = 1;
+        if (!array_as_pitched(op->op.array.array, pp, el, depth)) return abi::ErrInvalidResourceHandle;
+        if (elem != 1 && el != elem) return abi::ErrInvalidValue;  // two arrays of different element sizes
+        elem = el;
+      } else if (op->type != 1) {
+        return abi::ErrInvalidValue;
+      }
+    }
+    abi::Memcpy3DParms q{};
+    q.extent = e;
+    q.kind = abi::Default;
+    auto side = [&](const abi::Memcpy3DOperand& op, void*& array, abi::Pos& pos, abi::PitchedPtr& ptr) {
+      if (op.type == 2) {
+        array = op.op.array.array;
+        pos = op.op.array.offset;
+        return true;
+      }
+      const size_t row = op.op.ptr.rowLength ? op.op.ptr.rowLength : e.width;
+      const size_t layer = op.op.ptr.layerHeight ? op.op.ptr.layerHeight : e.height;
+      if (!op.op.ptr.ptr || row < e.width || layer < e.height) return false;
+      ptr = abi::PitchedPtr{op.op.ptr.ptr, row * elem, row, layer};
+      return true;
+    };
+    if (!side(o.src, q.srcArray, q.srcPos, q.srcPtr) || !side(o.dst, q.dstArray, q.dstPos, q.dstPtr))
+      return abi::ErrInvalidValue;
+    copies.push_back(q);
+  }
+  auto run = [copies](void*) {
+    for (const auto& q : copies)
+      if (int e = cudaMemcpy3D(&q)) return e;
+    return 0;
+  };
+  if (capture_op(stream, run, 1)) return 0;
+  return run(stream);
+}
+}  // namespace warpsim::cudart
+
+// CUDA 13: (..., numAttrs, stream); CUDA 12.8/12.9: (..., numAttrs, size_t* failIdx, stream).
+CUDART_API abi::Error cudaMemcpyBatchAsync(void* const* dsts, const void* const* srcs, const size_t* sizes,
+                                           size_t count, abi::MemcpyAttributes* attrs, size_t* idx, size_t nattrs,
+                                           void* stream_or_fail, void* stream12) {
+  void* stream = cuda12_abi() ? stream12 : stream_or_fail;
+  size_t* fail = cuda12_abi() ? static_cast<size_t*>(stream_or_fail) : nullptr;
+  const int e = memcpy_batch(dsts, srcs, sizes, count, attrs, idx, nattrs, stream);
+  if (e && fail) *fail = SIZE_MAX;  // the failure is not tied to one copy
+  return ret(e);
+}
+CUDART_API abi::Error cudaMemcpyBatchAsync_ptsz(void* const* dsts, const void* const* srcs, const size_t* sizes,
+                                                size_t count, abi::MemcpyAttributes* attrs, size_t* idx,
+                                                size_t nattrs, void* a, void* b) {
+  return cudaMemcpyBatchAsync(dsts, srcs, sizes, count, attrs, idx, nattrs, a, b);
+}
+// CUDA 13: (numOps, ops, flags, stream); CUDA 12.8/12.9: (numOps, ops, size_t* failIdx, flags, stream).
+CUDART_API abi::Error cudaMemcpy3DBatchAsync(size_t nops, abi::Memcpy3DBatchOp* ops, uint64_t flags_or_fail,
+                                             uint64_t stream_or_flags, void* stream12) {
+  int e;
+  if (cuda12_abi()) {
+    e = memcpy3d_batch(nops, ops, stream_or_flags, stream12);
+    if (e && flags_or_fail) *reinterpret_cast<size_t*>(flags_or_fail) = SIZE_MAX;
+  } else {
+    e = memcpy3d_batch(nops, ops, flags_or_fail, reinterpret_cast<void*>(stream_or_flags));
+  }
+  return ret(e);
+}
+CUDART_API abi::Error cudaMemcpy3DBatchAsync_ptsz(size_t nops, abi::Memcpy3DBatchOp* ops, uint64_t a, uint64_t b,
+                                                  void* c) {
+  return cudaMemcpy3DBatchAsync(nops, ops, a, b, c);
+}
 
 CUDART_API abi::Error cudaMemset3D(abi::PitchedPtr p, int value, abi::Extent e) {
   State& s = State::get();

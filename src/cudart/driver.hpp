@@ -90,6 +90,9 @@ void* driver_tensormap_entry(const std::string& base);
 void* driver_link_entry(const std::string& base);
 // The virtual memory management function `base` (cuMemCreate, cuMemMap, ...; driver_vmm.cpp).
 void* driver_vmm_entry(const std::string& base);
+// Unified-memory hints and batched copies (cuMemAdvise, cuMemPrefetchAsync, cuMemRangeGetAttribute,
+// cuMemcpyBatchAsync, ...; driver_managed.cpp) for a caller of API `version`.
+void* driver_managed_entry(const std::string& base, const char* name, int version);
 // The PTX a cubin NVRTC compiled in this process came from (`size` 0: read from its ELF headers);
 // false if `cubin` is not one of those (driver_api.cpp).
 bool driver_cubin_ptx(const void* cubin, size_t size, std::string& ptx);

@@ -276,10 +276,20 @@ int cuDeviceGetDefaultMemPool_(void** pool, int dev) {
   if (dev != 0) return CuInvalidDevice;
   return cu(cudaDeviceGetDefaultMemPool(pool, dev));
 }
-int cuDeviceGetTexture1DLinearMaxWidth_(size_t* w, int, unsigned, int dev) {
+// CUarray_format: the low nibble's element size for the integer formats (1, 2, 4 bytes for 0x1-0x3
+// and 0x8-0xa), half 0x10, float 0x20; the compressed and video formats are refused.
+int cuDeviceGetTexture1DLinearMaxWidth_(size_t* w, int format, unsigned channels, int dev) {
   if (!w) return CuInvalidValue;
   if (dev != 0) return CuInvalidDevice;
-  *w = size_t(1) << 27;  // cudaDevAttrMaxTexture1DLinearWidth of sm_80/sm_90
+  size_t bytes = 0;
+  switch (format) {
+    case 0x01: case 0x08: bytes = 1; break;
+    case 0x02: case 0x09: case 0x10: bytes = 2; break;
+    case 0x03: case 0x0a: case 0x20: bytes = 4; break;
+    default: return CuInvalidValue;
+  }
+  if (channels != 1 && channels != 2 && channels != 4) return CuInvalidValue;
+  *w = tex1d_linear_max_width(bytes * channels);
   return CuSuccess;
 }
 
@@ -1009,9 +1019,6 @@ int cuMemPoolDestroy_(void* pool) { return cu(cudaMemPoolDestroy(pool)); }
 // CUmemPoolProps is laid out as the runtime's cudaMemPoolProps.
 int cuMemPoolCreate_(void** pool, const void* props) { return cu(cudaMemPoolCreate(pool, props)); }
 int cuStreamAttachMemAsync_(void*, uint64_t, size_t, unsigned) { return CuSuccess; }  // one memory, always attached
-// Hints: all memory is equally near the simulated SMs.
-int cuMemPrefetchAsync_() { return CuSuccess; }
-int cuMemAdvise_() { return CuSuccess; }
 // The simulator profiles every kernel anyway.
 int cuProfilerStart_() { return CuSuccess; }
 int cuProfilerStop_() { return CuSuccess; }
@@ -1129,6 +1136,13 @@ int cuMemcpy2DAsync_(const CuMemcpy2D* c, void* st) {
 }
 int cuMemcpy3D_(const CuMemcpy3D* c) { return copy_3d(c, nullptr, false); }
 int cuMemcpy3DAsync_(const CuMemcpy3D* c, void* st) { return copy_3d(c, st, true); }
+// CUDA_MEMCPY3D_PEER is CUDA_MEMCPY3D with the two reserved fields as contexts, all on device 0.
+int cuMemcpy3DPeer_(const CuMemcpy3D* c) { return copy_3d(c, nullptr, false); }
+int cuMemcpy3DPeerAsync_(const CuMemcpy3D* c, void* st) { return copy_3d(c, st, true); }
+// No third-party device writes to flush (cudaDeviceFlushGPUDirectRDMAWrites).
+int cuFlushGPUDirectRDMAWrites_(int target, int scope) {
+  return target == 0 && (scope == 100 || scope == 200) ? CuSuccess : CuInvalidValue;
+}
 
 // cuMemsetD8/16/32 and their 2D forms: a byte value goes through cudaMemset; a wider pattern
 // whose bytes differ is written from a host copy of the pattern.
@@ -1405,10 +1419,11 @@ const std::vector<Entry>& entries() {
     E(cuMemHostGetFlags), E(cuMemHostRegister), E(cuMemHostUnregister), E(cuMemGetAddressRange),
     E(cuMemAllocAsync), E(cuMemFreeAsync), E(cuMemAllocFromPoolAsync), E(cuMemPoolSetAttribute),
     E(cuMemPoolGetAttribute), E(cuMemPoolTrimTo), E(cuMemPoolDestroy), E(cuMemPoolCreate), E(cuStreamAttachMemAsync), E(cuProfilerStart), E(cuProfilerStop),
-    E(cuOccupancyAvailableDynamicSMemPerBlock), E(cuMemPrefetchAsync), E(cuMemAdvise),
+    E(cuOccupancyAvailableDynamicSMemPerBlock),
     E(cuMemcpy), E(cuMemcpyAsync), E(cuMemcpyHtoD), E(cuMemcpyDtoH), E(cuMemcpyDtoD), E(cuMemcpyHtoDAsync),
     E(cuMemcpyDtoHAsync), E(cuMemcpyDtoDAsync), E(cuMemcpyPeer), E(cuMemcpyPeerAsync), E(cuMemcpy2D),
-    EA(cuMemcpy2DUnaligned, cuMemcpy2D), E(cuMemcpy2DAsync), E(cuMemcpy3D), E(cuMemcpy3DAsync), E(cuMemsetD8),
+    EA(cuMemcpy2DUnaligned, cuMemcpy2D), E(cuMemcpy2DAsync), E(cuMemcpy3D), E(cuMemcpy3DAsync), E(cuMemcpy3DPeer), E(cuMemcpy3DPeerAsync),
+    E(cuFlushGPUDirectRDMAWrites), E(cuMemsetD8),
     E(cuMemsetD16), E(cuMemsetD32), E(cuMemsetD8Async), E(cuMemsetD16Async), E(cuMemsetD32Async), E(cuMemsetD2D8),
     E(cuMemsetD2D16), E(cuMemsetD2D32), E(cuMemsetD2D8Async), E(cuMemsetD2D16Async), E(cuMemsetD2D32Async),
     E(cuPointerGetAttribute), E(cuPointerGetAttributes), E(cuStreamCreate), E(cuStreamCreateWithPriority),
@@ -1488,6 +1503,7 @@ int cuGetProcAddress_(const char* name, void** fn, int version, unsigned long lo
   if (!g) g = driver_tensormap_entry(base);
   if (!g) g = driver_link_entry(base);
   if (!g) g = driver_vmm_entry(base);
+  if (!g) g = driver_managed_entry(base, name, version);
   if (g) {
     *fn = g;
     if (status) *status = 0;

@@ -186,6 +186,13 @@ int capture_status(void* stream, unsigned long long* id);
 // For cudaMemcpy3D: a CUDA array (api_texture.cpp) as a pitched pointer, its element size in
 // `elem`; false if `a` is not a live array. The caller holds State::mu.
 bool array_as_pitched(const void* a, abi::PitchedPtr& out, size_t& elem, size_t& depth);
+// cudaMemcpyBatchAsync / cudaMemcpy3DBatchAsync (api_memory.cpp), shared with the driver's forms;
+// they return a cudaError_t without recording it.
+int memcpy_batch(void* const* dsts, const void* const* srcs, const size_t* sizes, size_t count,
+                 const abi::MemcpyAttributes* attrs, const size_t* idx, size_t nattrs, void* stream);
+int memcpy3d_batch(size_t nops, const abi::Memcpy3DBatchOp* ops, unsigned long long flags, void* stream);
+// The widest 1D texture over linear memory, in elements of `elem_bytes` bytes (cudaDeviceGetTexture1DLinearMaxWidth).
+size_t tex1d_linear_max_width(size_t elem_bytes);
 int ret(int err);
 // Prints "warpsim: NAME is not implemented" once per name.
 int not_implemented(const char* name);

@@ -24,6 +24,24 @@ SAME_OFFSET(wabi::DeviceProp, cudaDeviceProp, reservedSharedMemPerBlock);
 SAME_OFFSET(wabi::DeviceProp, cudaDeviceProp, hostNumaMultinodeIpcSupported);
 SAME_OFFSET(wabi::DeviceProp, cudaDeviceProp, reserved);
 
+// Peer and batched copies.
+static_assert(sizeof(wabi::Memcpy3DPeerParms) == sizeof(cudaMemcpy3DPeerParms), "cudaMemcpy3DPeerParms size differs");
+SAME_OFFSET(wabi::Memcpy3DPeerParms, cudaMemcpy3DPeerParms, srcDevice);
+SAME_OFFSET(wabi::Memcpy3DPeerParms, cudaMemcpy3DPeerParms, dstArray);
+SAME_OFFSET(wabi::Memcpy3DPeerParms, cudaMemcpy3DPeerParms, dstDevice);
+SAME_OFFSET(wabi::Memcpy3DPeerParms, cudaMemcpy3DPeerParms, extent);
+static_assert(sizeof(wabi::MemcpyAttributes) == sizeof(cudaMemcpyAttributes), "cudaMemcpyAttributes size differs");
+SAME_OFFSET(wabi::MemcpyAttributes, cudaMemcpyAttributes, dstLocHint);
+SAME_OFFSET(wabi::MemcpyAttributes, cudaMemcpyAttributes, flags);
+static_assert(sizeof(wabi::Memcpy3DBatchOp) == sizeof(cudaMemcpy3DBatchOp), "cudaMemcpy3DBatchOp size differs");
+SAME_OFFSET(wabi::Memcpy3DBatchOp, cudaMemcpy3DBatchOp, dst);
+SAME_OFFSET(wabi::Memcpy3DBatchOp, cudaMemcpy3DBatchOp, extent);
+SAME_OFFSET(wabi::Memcpy3DBatchOp, cudaMemcpy3DBatchOp, srcAccessOrder);
+SAME_OFFSET(wabi::Memcpy3DBatchOp, cudaMemcpy3DBatchOp, flags);
+static_assert(offsetof(wabi::Memcpy3DOperand, op.ptr.layerHeight) == offsetof(cudaMemcpy3DOperand, op.ptr.layerHeight));
+static_assert(offsetof(wabi::Memcpy3DOperand, op.ptr.locHint) == offsetof(cudaMemcpy3DOperand, op.ptr.locHint));
+static_assert(offsetof(wabi::Memcpy3DOperand, op.array.offset) == offsetof(cudaMemcpy3DOperand, op.array.offset));
+
 // Graph node parameters (CUDA 12.4+ / 13).
 static_assert(sizeof(wabi::GraphNodeParams) == sizeof(cudaGraphNodeParams), "cudaGraphNodeParams size differs");
 SAME_OFFSET(wabi::GraphNodeParams, cudaGraphNodeParams, kernel);
