@@ -379,6 +379,46 @@ CUDART_API abi::Error cudaMemcpyArrayToArray(void* dst, size_t wOffsetDst, size_
   return cudaMemcpyToArray(dst, wOffsetDst, hOffsetDst, tmp.data(), count, abi::HostToDevice);
 }
 
+// The per-thread default-stream forms (nvcc --default-stream per-thread), as api_extra.cpp's.
+CUDART_API abi::Error cudaMemcpy2DToArray_ptds(void* dst, size_t wo, size_t ho, const void* src, size_t sp, size_t w,
+                                               size_t h, int kind) {
+  return cudaMemcpy2DToArray(dst, wo, ho, src, sp, w, h, kind);
+}
+CUDART_API abi::Error cudaMemcpy2DFromArray_ptds(void* dst, size_t dp, const void* src, size_t wo, size_t ho, size_t w,
+                                                 size_t h, int kind) {
+  return cudaMemcpy2DFromArray(dst, dp, src, wo, ho, w, h, kind);
+}
+CUDART_API abi::Error cudaMemcpy2DToArrayAsync_ptsz(void* dst, size_t wo, size_t ho, const void* src, size_t sp,
+                                                    size_t w, size_t h, int kind, abi::Stream st) {
+  return cudaMemcpy2DToArrayAsync(dst, wo, ho, src, sp, w, h, kind, st);
+}
+CUDART_API abi::Error cudaMemcpy2DFromArrayAsync_ptsz(void* dst, size_t dp, const void* src, size_t wo, size_t ho,
+                                                      size_t w, size_t h, int kind, abi::Stream st) {
+  return cudaMemcpy2DFromArrayAsync(dst, dp, src, wo, ho, w, h, kind, st);
+}
+CUDART_API abi::Error cudaMemcpyToArray_ptds(void* dst, size_t wo, size_t ho, const void* src, size_t n, int kind) {
+  return cudaMemcpyToArray(dst, wo, ho, src, n, kind);
+}
+CUDART_API abi::Error cudaMemcpyFromArray_ptds(void* dst, const void* src, size_t wo, size_t ho, size_t n, int kind) {
+  return cudaMemcpyFromArray(dst, src, wo, ho, n, kind);
+}
+CUDART_API abi::Error cudaMemcpyToArrayAsync_ptsz(void* dst, size_t wo, size_t ho, const void* src, size_t n, int kind,
+                                                  abi::Stream st) {
+  return cudaMemcpyToArrayAsync(dst, wo, ho, src, n, kind, st);
+}
+CUDART_API abi::Error cudaMemcpyFromArrayAsync_ptsz(void* dst, const void* src, size_t wo, size_t ho, size_t n, int kind,
+                                                    abi::Stream st) {
+  return cudaMemcpyFromArrayAsync(dst, src, wo, ho, n, kind, st);
+}
+CUDART_API abi::Error cudaMemcpy2DArrayToArray_ptds(void* dst, size_t wd, size_t hd, const void* src, size_t ws,
+                                                    size_t hs, size_t w, size_t h, int kind) {
+  return cudaMemcpy2DArrayToArray(dst, wd, hd, src, ws, hs, w, h, kind);
+}
+CUDART_API abi::Error cudaMemcpyArrayToArray_ptds(void* dst, size_t wd, size_t hd, const void* src, size_t ws, size_t hs,
+                                                  size_t n, int kind) {
+  return cudaMemcpyArrayToArray(dst, wd, hd, src, ws, hs, n, kind);
+}
+
 // ------------------------------------------------------------------ texture and surface objects
 
 namespace {

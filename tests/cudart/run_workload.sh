@@ -5,7 +5,8 @@
 # Usage: run_workload.sh WARPSIM WORKDIR SOURCE.cu EXPECTED_STDOUT|- [EXPECTED_EXIT] [STDERR_REGEX]
 # WARPSIM_RUN_MODE (timing or functional, default functional) picks the simulation mode;
 # WARPSIM_NVCC_FLAGS adds nvcc options (e.g. --default-stream per-thread; a later -arch wins);
-# WARPSIM_RUN_GPU picks the simulated GPU (`warpsim run --gpu`, default a100).
+# WARPSIM_RUN_GPU picks the simulated GPU (`warpsim run --gpu`, default a100);
+# WARPSIM_BIN_SUFFIX names the binary apart when the same source is also built with other flags.
 # Exit 77 (CTest SKIP_RETURN_CODE) when nvcc is not on PATH.
 set -uo pipefail
 warpsim=$1 workdir=$2 src=$3 expected=$4 want_rc=${5:-0} stderr_re=${6:-}
@@ -17,6 +18,7 @@ name=$(basename "$src" .cu)
 mkdir -p "$workdir"
 runtime=(-cudart shared)
 [[ ${WARPSIM_CUDART:-shared} == static ]] && runtime=() && name="$name.static"
+name="$name${WARPSIM_BIN_SUFFIX:-}"
 bin="$workdir/$name"
 if [[ ! -x "$bin" || "$src" -nt "$bin" ]]; then
   # Built under a temporary name and renamed: the timing and functional tests of a program may
