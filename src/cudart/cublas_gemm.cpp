@@ -12,15 +12,15 @@
 // Covered: cublas{S,D,H,C,Z}gemm and Cgemm3m/Zgemm3m, their StridedBatched and Batched forms,
 // cublasGemmEx, cublasGemmStridedBatchedEx and cublasGemmBatchedEx for real f16/bf16/f32/f64 data
 // with compute type 16F/32F/64F (fast/pedantic variants as 32F), complex c32/c64 and int8 -> int32
-// (compute 32I); cublas{S,D,C,Z}{syrk,syrkx,syr2k} (one triangle of C); cublas{S,D}trsm (a kernel of
-// its own); cublasLtMatmul and its heuristic (see there). Anything else (Hermitian rank-k updates,
-// the 64-bit-index _64 forms, other types) is passed to libcublas unchanged.
+// (compute 32I); cublas{S,D,C,Z}{syrk,syrkx,syr2k} (one triangle of C); cublas{S,D}trmm (the GEMM
+// kernel with a triangular operand); cublas{S,D}trsm (a kernel of its own); cublasLtMatmul and its
+// heuristic (see there); the 64-bit-index _64 forms of these, which cuSOLVER calls. Anything else
+// (Hermitian rank-k updates, complex TRMM/TRSM, other types) is passed to libcublas unchanged.
 //
 // cublasSgemv/cublasDgemv go to libcublas first: its GEMV kernels for small matrices are PTX and
 // run; for larger ones it picks SASS-only kernels and fails with CUBLAS_STATUS_EXECUTION_FAILED
-// (a 385 x 385 DGEMV does), and then the same product runs as the GEMM kernel with one column
-// (x as a k x 1 matrix with leading dimension incx). Only for incy == 1 and incx > 0; other
-// strides keep libcublas's failure.
+// (a 385 x 385 DGEMV does), and then the same product runs as the GEMM kernel with one row (y^T =
+// x^T op(A)^T). Only for positive incx and incy; negative strides keep libcublas's failure.
 #include <dlfcn.h>
 
 #include <algorithm>
@@ -92,6 +92,9 @@ struct Driver {
                 void**) = nullptr;
   int (*memcpy_dtoh)(void*, uint64_t, size_t) = nullptr;
   int (*stream_sync)(void*) = nullptr;
+  int (*mem_alloc)(uint64_t*, size_t) = nullptr;
+  int (*mem_free)(uint64_t) = nullptr;
+  int (*memcpy_dtod)(uint64_t, uint64_t, size_t, void*) = nullptr;
   bool ok = false;
 };
 Driver& driver() {
@@ -104,7 +107,11 @@ Driver& driver() {
     x.launch = reinterpret_cast<decltype(x.launch)>(dlsym(h, "cuLaunchKernel"));
     x.memcpy_dtoh = reinterpret_cast<decltype(x.memcpy_dtoh)>(dlsym(h, "cuMemcpyDtoH_v2"));
     x.stream_sync = reinterpret_cast<decltype(x.stream_sync)>(dlsym(h, "cuStreamSynchronize"));
-    x.ok = x.module_load_data && x.module_get_function && x.launch && x.memcpy_dtoh && x.stream_sync;
+    x.mem_alloc = reinterpret_cast<decltype(x.mem_alloc)>(dlsym(h, "cuMemAlloc_v2"));
+    x.mem_free = reinterpret_cast<decltype(x.mem_free)>(dlsym(h, "cuMemFree_v2"));
+    x.memcpy_dtod = reinterpret_cast<decltype(x.memcpy_dtod)>(dlsym(h, "cuMemcpyDtoDAsync_v2"));
+    x.ok = x.module_load_data && x.module_get_function && x.launch && x.memcpy_dtoh && x.stream_sync && x.mem_alloc &&
+           x.mem_free && x.memcpy_dtod;
     return x;
   }();
   return d;
@@ -159,8 +166,9 @@ std::string gemm_ptx(Elem in, Elem out, Elem acc) {
   s += "  .param .u64 A, .param .u64 lda, .param .u64 sA, .param .u32 opA,\n"
        "  .param .u64 B, .param .u64 ldb, .param .u64 sB, .param .u32 opB,\n"
        "  .param .u64 C, .param .u64 ldc, .param .u64 sC, .param .u32 arrays,\n"
-       "  .param .u64 D, .param .u64 ldd, .param .u64 sD, .param .u32 tri, .param .u32 epi, .param .u64 bias)\n{\n"
-       "  .reg .pred %p<8>;\n  .reg .b32 %r<24>;\n  .reg .b64 %rd<32>;\n  .reg .b16 %h<4>;\n";
+       "  .param .u64 D, .param .u64 ldd, .param .u64 sD, .param .u32 tri, .param .u32 epi, .param .u64 bias,\n"
+       "  .param .u32 triA, .param .u32 triB)\n{\n"
+       "  .reg .pred %p<16>;\n  .reg .b32 %r<24>;\n  .reg .b64 %rd<32>;\n  .reg .b16 %h<4>;\n";
   s += "  .reg ." + rt + " %v<24>;\n  .reg ." + other + " %x<2>;\n  .reg .f32 %g<8>;\n";
   s += R"(  mov.u32 %r1, %ctaid.x; mov.u32 %r2, %ntid.x; mov.u32 %r3, %tid.x; mad.lo.s32 %r4, %r1, %r2, %r3;
   mov.u32 %r1, %ctaid.y; mov.u32 %r2, %ntid.y; mov.u32 %r3, %tid.y; mad.lo.s32 %r5, %r1, %r2, %r3;
@@ -229,8 +237,29 @@ READY:
   } else {
     const std::string mad = integer ? "mad.lo.s32" : "fma.rn." + rt;
     s += half ? "  mov.b16 %v1, 0;\n" : "  mov." + a + " %v1, " + zero + ";\n";
+    // Triangular operands (TRMM): triA / triB bits 1 stored lower, 2 stored upper, 4 unit
+    // diagonal; op(X)(r, c) is stored at (r, c), or (c, r) when transposed.
+    const bool tri_ops = in == acc && (acc == Elem::F32 || acc == Elem::F64);
+    const std::string one = acc == Elem::F64 ? "0d3FF0000000000000" : "0f3F800000";
+    auto mask = [&](const std::string& v, const std::string& tri, const std::string& tp, const std::string& r,
+                    const std::string& c, const std::string& label) {
+      std::string m = "  setp.eq.u32 %p10, " + tri + ", 0; @%p10 bra " + label + ";\n";
+      m += "  selp.b32 %r16, " + c + ", " + r + ", " + tp + "; selp.b32 %r17, " + r + ", " + c + ", " + tp + ";\n";
+      m += "  and.b32 %r20, " + tri + ", 1; setp.ne.u32 %p10, %r20, 0; setp.lt.u32 %p11, %r16, %r17; and.pred %p11, %p11, %p10;\n";
+      m += "  and.b32 %r20, " + tri + ", 2; setp.ne.u32 %p10, %r20, 0; setp.gt.u32 %p12, %r16, %r17; and.pred %p12, %p12, %p10;\n";
+      m += "  or.pred %p11, %p11, %p12; @%p11 mov." + a + " " + v + ", " + zero + ";\n";
+      m += "  and.b32 %r20, " + tri + ", 4; setp.ne.u32 %p10, %r20, 0; setp.eq.u32 %p12, %r16, %r17; and.pred %p10, %p10, %p12;\n";
+      m += "  @%p10 mov." + a + " " + v + ", " + one + ";\n" + label + ":\n";
+      return m;
+    };
+    if (tri_ops)
+      s += "  ld.param.u32 %r18, [triA]; ld.param.u32 %r19, [triB]; setp.ne.u32 %p8, %r11, 0; setp.ne.u32 %p9, %r12, 0;\n";
     s += "  setp.eq.u32 %p2, %r8, 0;\n  @%p2 bra EPILOGUE;\nLOOP:\n";
     s += "  " + load("%v2", "%rd15", in) + "  " + load("%v3", "%rd16", in);
+    if (tri_ops) {
+      s += mask("%v2", "%r18", "%p8", "%r4", "%r13", "ATRI");   // op(A)(i, l)
+      s += mask("%v3", "%r19", "%p9", "%r13", "%r5", "BTRI");   // op(B)(l, j)
+    }
     s += "  " + mad + " %v1, %v2, %v3, %v1;\n";
     s += "  add.s64 %rd15, %rd15, %rd17; add.s64 %rd16, %rd16, %rd18;\n";
     s += "  add.u32 %r13, %r13, 1; setp.lt.u32 %p2, %r13, %r8;\n  @%p2 bra LOOP;\nEPILOGUE:\n";
@@ -314,6 +343,7 @@ struct Gemm {
   void* stream = nullptr;
   int mode = 0;
   const void* beta_host = nullptr;  // beta on the host whatever the pointer mode (SYR2K's second half: 1)
+  unsigned tri_a = 0, tri_b = 0;    // TRMM: A or B triangular (1 lower, 2 upper stored; 4 unit diagonal)
 };
 
 Status run(const Gemm& g) {
@@ -361,6 +391,7 @@ Status run(const Gemm& g) {
            sc = uint64_t(g.sc) * elem_bytes(g.out), sd = uint64_t(g.d ? g.sd : g.sc) * elem_bytes(g.out);
   unsigned opa = unsigned(g.opa), opb = unsigned(g.opb), arrays = g.arrays, tri = unsigned(g.tri), epi = g.epi;
   uint64_t bias = uintptr_t(g.bias);
+  unsigned tri_a = g.tri_a, tri_b = g.tri_b;
   std::vector<void*> params = {&m, &n, &k, alpha};
   if (is_complex(g.acc)) params.push_back(alpha + part);
   params.push_back(beta);
@@ -370,7 +401,8 @@ Status run(const Gemm& g) {
                   static_cast<void*>(&pb), static_cast<void*>(&ldb), static_cast<void*>(&sb), static_cast<void*>(&opb),
                   static_cast<void*>(&pc), static_cast<void*>(&ldc), static_cast<void*>(&sc), static_cast<void*>(&arrays),
                   static_cast<void*>(&pd), static_cast<void*>(&ldd), static_cast<void*>(&sd), static_cast<void*>(&tri),
-                  static_cast<void*>(&epi), static_cast<void*>(&bias)})
+                  static_cast<void*>(&epi), static_cast<void*>(&bias), static_cast<void*>(&tri_a),
+                  static_cast<void*>(&tri_b)})
     params.push_back(p);
   const unsigned gx = (m + 15) / 16, gy = (n + 15) / 16;
   // Batches beyond the grid's z limit go in further launches.
@@ -770,6 +802,77 @@ WARPSIM_CUBLAS Status cublasDtrsm_v2(void* h, int side, int uplo, int trans, int
   return trsm<double>(Elem::F64, h, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb);
 }
 
+// ---- TRMM: C = alpha op(A) B (left) or alpha B op(A) (right), A triangular; cuBLAS's form is out
+// of place, C == B allowed. libcublas runs larger ones on its SASS-only GEMMs (cuSOLVER's SVD and
+// QR steps call it), so every TRMM runs here as the GEMM kernel with a triangular operand; in place,
+// B is copied first (the GEMM reads all of B while writing C).
+namespace {
+template <class T>
+Status trmm(Elem e, void* h, int side, int uplo, int trans, int diag, int m, int n, const T* alpha, const T* A, int lda,
+            const T* B, int ldb, T* C, int ldc) {
+  if (!h) return kNotInitialized;
+  if ((side != kSideLeft && side != kSideRight) || (uplo != kFillLower && uplo != kFillUpper) ||
+      (trans != kOpN && trans != kOpT && trans != kOpC) || (diag != kDiagNonUnit && diag != kDiagUnit) || m < 0 ||
+      n < 0 || lda < std::max(1, side == kSideLeft ? m : n) || ldb < std::max(1, m) || ldc < std::max(1, m))
+    return kInvalidValue;
+  if (m == 0 || n == 0) return kOk;
+  Driver& d = driver();
+  if (!d.ok) return kExecutionFailed;
+  using GetStream = Status (*)(void*, void**);
+  static const auto get_stream = real<GetStream>("cublasGetStream_v2");
+  void* stream = nullptr;
+  if (!get_stream || get_stream(h, &stream) != kOk) return kNotInitialized;
+  // B overlapping C: work from a copy of B.
+  const uint64_t bb = uintptr_t(B), cb = uintptr_t(C);
+  const uint64_t b_bytes = (uint64_t(ldb) * (n - 1) + m) * sizeof(T), c_bytes = (uint64_t(ldc) * (n - 1) + m) * sizeof(T);
+  uint64_t copy = 0;
+  if (bb < cb + c_bytes && cb < bb + b_bytes) {
+    if (d.mem_alloc(&copy, b_bytes) != 0) return kExecutionFailed;  // CUBLAS_STATUS_ALLOC_FAILED would be 3
+    if (d.memcpy_dtod(copy, bb, b_bytes, stream) != 0) {
+      d.mem_free(copy);
+      return kExecutionFailed;
+    }
+    B = reinterpret_cast<const T*>(uintptr_t(copy));
+  }
+  static const T zero = T(0);
+  const unsigned tri = (uplo == kFillLower ? 1u : 2u) | (diag == kDiagUnit ? 4u : 0u);
+  const bool left = side == kSideLeft;
+  Gemm g{h, left ? trans : kOpN, left ? kOpN : trans, m, n, left ? m : n, alpha, &zero, left ? static_cast<const void*>(A) : B,
+         left ? static_cast<const void*>(B) : A, C, left ? lda : ldb, left ? ldb : lda, ldc};
+  g.in = g.out = g.acc = e;
+  g.beta_host = &zero;
+  (left ? g.tri_a : g.tri_b) = tri;
+  const Status st = run(g);
+  if (copy) {
+    d.stream_sync(stream);
+    d.mem_free(copy);
+  }
+  return st;
+}
+}  // namespace
+WARPSIM_CUBLAS Status cublasStrmm_v2(void* h, int side, int uplo, int trans, int diag, int m, int n, const float* alpha,
+                                     const float* A, int lda, const float* B, int ldb, float* C, int ldc) {
+  return trmm<float>(Elem::F32, h, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb, C, ldc);
+}
+WARPSIM_CUBLAS Status cublasDtrmm_v2(void* h, int side, int uplo, int trans, int diag, int m, int n,
+                                     const double* alpha, const double* A, int lda, const double* B, int ldb, double* C,
+                                     int ldc) {
+  return trmm<double>(Elem::F64, h, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb, C, ldc);
+}
+WARPSIM_CUBLAS Status cublasStrmm_v2_64(void* h, int side, int uplo, int trans, int diag, int64_t m, int64_t n,
+                                        const float* alpha, const float* A, int64_t lda, const float* B, int64_t ldb,
+                                        float* C, int64_t ldc) {
+  if (m > INT32_MAX || n > INT32_MAX || lda > INT32_MAX || ldb > INT32_MAX || ldc > INT32_MAX) return 15;
+  return trmm<float>(Elem::F32, h, side, uplo, trans, diag, int(m), int(n), alpha, A, int(lda), B, int(ldb), C, int(ldc));
+}
+WARPSIM_CUBLAS Status cublasDtrmm_v2_64(void* h, int side, int uplo, int trans, int diag, int64_t m, int64_t n,
+                                        const double* alpha, const double* A, int64_t lda, const double* B,
+                                        int64_t ldb, double* C, int64_t ldc) {
+  if (m > INT32_MAX || n > INT32_MAX || lda > INT32_MAX || ldb > INT32_MAX || ldc > INT32_MAX) return 15;
+  return trmm<double>(Elem::F64, h, side, uplo, trans, diag, int(m), int(n), alpha, A, int(lda), B, int(ldb), C,
+                      int(ldc));
+}
+
 // ---- cublasLtMatmul: D = epilogue(alpha op(A) op(B) + beta C), read from its descriptors through
 // libcublasLt's own getters. Covered: column-major layouts, the real types and compute types of
 // cublasGemmEx above (and complex, int8), strided batches, host or device alpha/beta, the DEFAULT,
@@ -914,12 +1017,12 @@ Status gemv(const char* name, Elem e, void* h, int trans, int m, int n, const T*
   using F = Status (*)(void*, int, int, int, const T*, const T*, int, const T*, int, const T*, T*, int);
   static const F next = real<F>(name);
   const Status st = next ? next(h, trans, m, n, alpha, A, lda, x, incx, beta, y, incy) : kNotInitialized;
-  if (st != kExecutionFailed || incy != 1 || incx <= 0) return st;
-  // y(rows) = alpha op(A) x + beta y as C(rows x 1) = alpha op(A)(rows x cols) B(cols x 1) + beta C,
-  // with B = x read as op(B) = B^T of a 1 x cols matrix whose leading dimension is incx.
+  if (st != kExecutionFailed || incy <= 0 || incx <= 0) return st;
+  // y(rows) = alpha op(A) x + beta y, transposed: y^T (1 x rows, leading dimension incy) = alpha
+  // x^T (1 x cols, leading dimension incx) op(A)^T + beta y^T.
   const bool t = trans != kOpN;
   const int rows = t ? n : m, cols = t ? m : n;
-  Gemm g{h, trans, kOpT, rows, 1, cols, alpha, beta, A, x, y, lda, incx, std::max(1, rows)};
+  Gemm g{h, kOpN, t ? kOpN : kOpT, 1, rows, cols, alpha, beta, x, A, y, incx, lda, incy};
   g.in = g.out = g.acc = e;
   return run(g);
 }
@@ -932,4 +1035,94 @@ WARPSIM_CUBLAS Status cublasSgemv_v2(void* h, int trans, int m, int n, const flo
 WARPSIM_CUBLAS Status cublasDgemv_v2(void* h, int trans, int m, int n, const double* alpha, const double* A, int lda,
                                      const double* x, int incx, const double* beta, double* y, int incy) {
   return gemv<double>("cublasDgemv_v2", Elem::F64, h, trans, m, n, alpha, A, lda, x, incx, beta, y, incy);
+}
+
+// ---- the 64-bit-index forms (_64, CUDA 12 on): the same operations; cuSOLVER calls these for its
+// blocked factorizations. Dimensions beyond int's range cannot be simulated in any reasonable time
+// and answer CUBLAS_STATUS_NOT_SUPPORTED.
+namespace {
+bool fits(std::initializer_list<int64_t> v) {
+  for (int64_t x : v)
+    if (x < INT32_MIN || x > INT32_MAX) return false;
+  return true;
+}
+}  // namespace
+#define WARPSIM_GEMM64(P, T)                                                                                         \
+  WARPSIM_CUBLAS Status cublas##P##gemm_v2_64(void* h, int ta, int tb, int64_t m, int64_t n, int64_t k,              \
+                                              const T* alpha, const T* A, int64_t lda, const T* B, int64_t ldb,      \
+                                              const T* beta, T* C, int64_t ldc) {                                    \
+    if (!fits({m, n, k, lda, ldb, ldc})) return 15;                                                                  \
+    return cublas##P##gemm_v2(h, ta, tb, int(m), int(n), int(k), alpha, A, int(lda), B, int(ldb), beta, C, int(ldc)); \
+  }                                                                                                                  \
+  WARPSIM_CUBLAS Status cublas##P##gemmStridedBatched_64(                                                            \
+      void* h, int ta, int tb, int64_t m, int64_t n, int64_t k, const T* alpha, const T* A, int64_t lda,             \
+      long long sa, const T* B, int64_t ldb, long long sb, const T* beta, T* C, int64_t ldc, long long sc,           \
+      int64_t batch) {                                                                                               \
+    if (!fits({m, n, k, lda, ldb, ldc, batch})) return 15;                                                           \
+    return cublas##P##gemmStridedBatched(h, ta, tb, int(m), int(n), int(k), alpha, A, int(lda), sa, B, int(ldb), sb, \
+                                         beta, C, int(ldc), sc, int(batch));                                         \
+  }                                                                                                                  \
+  WARPSIM_CUBLAS Status cublas##P##gemmBatched_64(void* h, int ta, int tb, int64_t m, int64_t n, int64_t k,          \
+                                                  const T* alpha, const T* const A[], int64_t lda,                   \
+                                                  const T* const B[], int64_t ldb, const T* beta, T* const C[],      \
+                                                  int64_t ldc, int64_t batch) {                                      \
+    if (!fits({m, n, k, lda, ldb, ldc, batch})) return 15;                                                           \
+    return cublas##P##gemmBatched(h, ta, tb, int(m), int(n), int(k), alpha, A, int(lda), B, int(ldb), beta, C,       \
+                                  int(ldc), int(batch));                                                             \
+  }                                                                                                                  \
+  WARPSIM_CUBLAS Status cublas##P##syrk_v2_64(void* h, int uplo, int trans, int64_t n, int64_t k, const T* alpha,    \
+                                              const T* A, int64_t lda, const T* beta, T* C, int64_t ldc) {           \
+    if (!fits({n, k, lda, ldc})) return 15;                                                                          \
+    return cublas##P##syrk_v2(h, uplo, trans, int(n), int(k), alpha, A, int(lda), beta, C, int(ldc));                \
+  }                                                                                                                  \
+  WARPSIM_CUBLAS Status cublas##P##syrkx_64(void* h, int uplo, int trans, int64_t n, int64_t k, const T* alpha,      \
+                                            const T* A, int64_t lda, const T* B, int64_t ldb, const T* beta, T* C,   \
+                                            int64_t ldc) {                                                           \
+    if (!fits({n, k, lda, ldb, ldc})) return 15;                                                                     \
+    return cublas##P##syrkx(h, uplo, trans, int(n), int(k), alpha, A, int(lda), B, int(ldb), beta, C, int(ldc));     \
+  }                                                                                                                  \
+  WARPSIM_CUBLAS Status cublas##P##syr2k_v2_64(void* h, int uplo, int trans, int64_t n, int64_t k, const T* alpha,   \
+                                               const T* A, int64_t lda, const T* B, int64_t ldb, const T* beta,      \
+                                               T* C, int64_t ldc) {                                                  \
+    if (!fits({n, k, lda, ldb, ldc})) return 15;                                                                     \
+    return cublas##P##syr2k_v2(h, uplo, trans, int(n), int(k), alpha, A, int(lda), B, int(ldb), beta, C, int(ldc));  \
+  }
+// cuComplex / cuDoubleComplex pointers are void here, as in the 32-bit forms above.
+WARPSIM_GEMM64(S, float)
+WARPSIM_GEMM64(D, double)
+WARPSIM_GEMM64(C, void)
+WARPSIM_GEMM64(Z, void)
+#undef WARPSIM_GEMM64
+
+#define WARPSIM_TRSM_GEMV64(P, T)                                                                                    \
+  WARPSIM_CUBLAS Status cublas##P##trsm_v2_64(void* h, int side, int uplo, int trans, int diag, int64_t m, int64_t n, \
+                                              const T* alpha, const T* A, int64_t lda, T* B, int64_t ldb) {          \
+    if (!fits({m, n, lda, ldb})) return 15;                                                                          \
+    return cublas##P##trsm_v2(h, side, uplo, trans, diag, int(m), int(n), alpha, A, int(lda), B, int(ldb));          \
+  }                                                                                                                  \
+  WARPSIM_CUBLAS Status cublas##P##gemv_v2_64(void* h, int trans, int64_t m, int64_t n, const T* alpha, const T* A,  \
+                                              int64_t lda, const T* x, int64_t incx, const T* beta, T* y,            \
+                                              int64_t incy) {                                                        \
+    if (!fits({m, n, lda, incx, incy})) return 15;                                                                   \
+    return cublas##P##gemv_v2(h, trans, int(m), int(n), alpha, A, int(lda), x, int(incx), beta, y, int(incy));       \
+  }
+WARPSIM_TRSM_GEMV64(S, float)
+WARPSIM_TRSM_GEMV64(D, double)
+#undef WARPSIM_TRSM_GEMV64
+
+WARPSIM_CUBLAS Status cublasGemmEx_64(void* h, int ta, int tb, int64_t m, int64_t n, int64_t k, const void* alpha,
+                                      const void* A, int atype, int64_t lda, const void* B, int btype, int64_t ldb,
+                                      const void* beta, void* C, int ctype, int64_t ldc, int compute, int algo) {
+  if (!fits({m, n, k, lda, ldb, ldc})) return 15;
+  return cublasGemmEx(h, ta, tb, int(m), int(n), int(k), alpha, A, atype, int(lda), B, btype, int(ldb), beta, C, ctype,
+                      int(ldc), compute, algo);
+}
+WARPSIM_CUBLAS Status cublasGemmStridedBatchedEx_64(void* h, int ta, int tb, int64_t m, int64_t n, int64_t k,
+                                                    const void* alpha, const void* A, int atype, int64_t lda,
+                                                    long long sa, const void* B, int btype, int64_t ldb, long long sb,
+                                                    const void* beta, void* C, int ctype, int64_t ldc, long long sc,
+                                                    int64_t batch, int compute, int algo) {
+  if (!fits({m, n, k, lda, ldb, ldc, batch})) return 15;
+  return cublasGemmStridedBatchedEx(h, ta, tb, int(m), int(n), int(k), alpha, A, atype, int(lda), sa, B, btype,
+                                    int(ldb), sb, beta, C, ctype, int(ldc), sc, int(batch), compute, algo);
 }

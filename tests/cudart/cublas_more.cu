@@ -176,6 +176,71 @@ static void trsm(cublasHandle_t h, int side, int uplo, int trans, int diag, int 
   cudaFree(dA), cudaFree(dB);
 }
 
+// TRMM (cuBLAS's out-of-place form; in place when C is B).
+template <class T>
+static void trmm(cublasHandle_t h, int side, int uplo, int trans, int diag, int m, int n, bool in_place, double tol) {
+  const int na = side ? n : m;
+  std::vector<double> A = rmat(size_t(na) * na), B = rmat(size_t(m) * n);
+  const T alpha = T(-1.25);
+  T *dA = dev(as<T>(A)), *dB = dev(as<T>(B)), *dC = in_place ? dB : dev(std::vector<T>(size_t(m) * n, T(9)));
+  const cublasSideMode_t sm = side ? CUBLAS_SIDE_RIGHT : CUBLAS_SIDE_LEFT;
+  const cublasFillMode_t fm = uplo ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER;
+  const cublasOperation_t op = trans ? CUBLAS_OP_T : CUBLAS_OP_N;
+  const cublasDiagType_t dg = diag ? CUBLAS_DIAG_UNIT : CUBLAS_DIAG_NON_UNIT;
+  int st;
+  if constexpr (sizeof(T) == 4) st = cublasStrmm(h, sm, fm, op, dg, m, n, &alpha, dA, na, dB, m, dC, m);
+  else st = cublasDtrmm(h, sm, fm, op, dg, m, n, &alpha, dA, na, dB, m, dC, m);
+  std::vector<T> C = host(dC, B.size());
+  auto aeff = [&](int r, int c) {
+    if (r == c) return diag ? 1.0 : A[r + size_t(c) * na];
+    if (uplo ? r > c : r < c) return 0.0;
+    return A[r + size_t(c) * na];
+  };
+  auto opa = [&](int r, int c) { return trans ? aeff(c, r) : aeff(r, c); };
+  double err = st ? 1e30 : 0;
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < m; ++i) {
+      double s = 0;
+      if (!side)
+        for (int l = 0; l < m; ++l) s += opa(i, l) * B[l + size_t(j) * m];
+      else
+        for (int l = 0; l < n; ++l) s += B[i + size_t(l) * m] * opa(l, j);
+      const double want = double(alpha) * s;
+      err = std::max(err, std::abs(double(C[i + size_t(j) * m]) - want) / (1 + std::abs(want)));
+    }
+  char name[96];
+  std::snprintf(name, sizeof name, "%ctrmm %s %s %s %s %dx%d%s", sizeof(T) == 4 ? 's' : 'd', side ? "right" : "left",
+                uplo ? "upper" : "lower", trans ? "T" : "N", diag ? "unit" : "nonunit", m, n, in_place ? " in place" : "");
+  report(name, err, tol);
+  cudaFree(dA), cudaFree(dB);
+  if (!in_place) cudaFree(dC);
+}
+
+// GEMV with strided vectors, large enough that libcublas picks a kernel it ships as SASS only.
+static void dgemv_strided(cublasHandle_t h, int trans, int m, int n, int incx, int incy) {
+  const int lx = trans ? m : n, ly = trans ? n : m;
+  std::vector<double> A = rmat(size_t(m) * n), x = rmat(size_t(lx) * incx), y = rmat(size_t(ly) * incy);
+  double *dA = dev(A), *dx = dev(x), *dy = dev(y);
+  const double alpha = 0.5, beta = -2;
+  int st = cublasDgemv(h, trans ? CUBLAS_OP_T : CUBLAS_OP_N, m, n, &alpha, dA, m, dx, incx, &beta, dy, incy);
+  std::vector<double> got = host(dy, y.size());
+  double err = st ? 1e30 : 0;
+  for (int i = 0; i < ly * incy; ++i) {
+    double want = y[i];
+    if (i % incy == 0) {
+      const int r = i / incy;
+      double s = 0;
+      for (int l = 0; l < lx; ++l) s += (trans ? A[l + size_t(r) * m] : A[r + size_t(l) * m]) * x[size_t(l) * incx];
+      want = alpha * s + beta * y[i];
+    }
+    err = std::max(err, std::abs(got[i] - want) / (1 + std::abs(want)));
+  }
+  char name[64];
+  std::snprintf(name, sizeof name, "dgemv %s %dx%d incx %d incy %d", trans ? "T" : "N", m, n, incx, incy);
+  report(name, err, 1e-12);
+  cudaFree(dA), cudaFree(dx), cudaFree(dy);
+}
+
 // ---------------------------------------------------------------- cublasLt
 static double gelu(double x) { return 0.5 * x * (1 + std::tanh(0.7978845608028654 * (x + 0.044715 * x * x * x))); }
 // D = epi(alpha op(A) op(B) + beta C + bias) with f32 data (or f16 A/B), batch strided.
@@ -340,6 +405,15 @@ int main() {
       for (int trans = 0; trans < 2; ++trans) trsm<float>(h, side, uplo, trans, (side + uplo + trans) % 2, 37, 29, 1e-4);
   trsm<double>(h, 0, 0, 0, 0, 300, 64, 1e-11);
   trsm<float>(h, 1, 1, 1, 0, 96, 260, 1e-4);
+
+  for (int side = 0; side < 2; ++side)
+    for (int uplo = 0; uplo < 2; ++uplo)
+      for (int trans = 0; trans < 2; ++trans)
+        trmm<float>(h, side, uplo, trans, (side + uplo + trans) % 2, 41, 35, (side + trans) % 2 == 1, 1e-5);
+  trmm<double>(h, 0, 1, 1, 0, 300, 70, true, 1e-12);
+  trmm<double>(h, 1, 0, 0, 1, 64, 280, false, 1e-12);
+  dgemv_strided(h, 0, 500, 400, 3, 2);
+  dgemv_strided(h, 1, 450, 520, 2, 5);
 
   {
     cublasLtHandle_t lt;
