@@ -690,7 +690,10 @@ int enumerate_kernels(void* handle, std::vector<void*>& out) {
   {
     State& s = State::get();
     std::lock_guard g(s.mu);
-    if (!s.ensure_loaded(*l->fatbin)) return CuInvalidPtx;
+    if (!s.ensure_loaded(*l->fatbin)) {
+      fmt::print(stderr, "warpsim: cannot list the kernels of a module: {}\n", l->fatbin->error);
+      return CuInvalidPtx;
+    }
     for (auto* m : l->fatbin->modules)
       for (auto& f : m->loaded->ptx->funcs)
         if (f.is_entry) names.push_back(f.name);
