@@ -12,10 +12,11 @@
 // Covered: cublas{S,D,H,C,Z}gemm and Cgemm3m/Zgemm3m, their StridedBatched and Batched forms,
 // cublasGemmEx, cublasGemmStridedBatchedEx and cublasGemmBatchedEx for real f16/bf16/f32/f64 data
 // with compute type 16F/32F/64F (fast/pedantic variants as 32F), complex c32/c64 and int8 -> int32
-// (compute 32I); cublas{S,D,C,Z}{syrk,syrkx,syr2k} (one triangle of C); cublas{S,D}trmm (the GEMM
+// (compute 32I); cublas{S,D,C,Z}{syrk,syrkx,syr2k} and cublas{C,Z}{herk,herkx,her2k} (one triangle
+// of C; a real diagonal for the Hermitian ones); cublas{S,D}trmm (the GEMM
 // kernel with a triangular operand); cublas{S,D}trsm (a kernel of its own); cublasLtMatmul and its
 // heuristic (see there); the 64-bit-index _64 forms of these, which cuSOLVER calls. Anything else
-// (Hermitian rank-k updates, complex TRMM/TRSM, other types) is passed to libcublas unchanged.
+// (complex TRMM/TRSM, HEMM/SYMM, other types) is passed to libcublas unchanged.
 //
 // cublasSgemv/cublasDgemv go to libcublas first: its GEMV kernels for small matrices are PTX and
 // run; for larger ones it picks SASS-only kernels and fails with CUBLAS_STATUS_EXECUTION_FAILED
@@ -175,9 +176,9 @@ std::string gemm_ptx(Elem in, Elem out, Elem acc) {
   ld.param.u32 %r6, [m]; ld.param.u32 %r7, [n]; ld.param.u32 %r8, [k];
   setp.ge.u32 %p1, %r4, %r6; setp.ge.u32 %p2, %r5, %r7; or.pred %p1, %p1, %p2;
   @%p1 bra DONE;
-  ld.param.u32 %r14, [tri];
-  setp.eq.u32 %p4, %r14, 1; setp.lt.u32 %p5, %r4, %r5; and.pred %p4, %p4, %p5; @%p4 bra DONE;
-  setp.eq.u32 %p4, %r14, 2; setp.gt.u32 %p5, %r4, %r5; and.pred %p4, %p4, %p5; @%p4 bra DONE;
+  ld.param.u32 %r14, [tri]; and.b32 %r21, %r14, 3;
+  setp.eq.u32 %p4, %r21, 1; setp.lt.u32 %p5, %r4, %r5; and.pred %p4, %p4, %p5; @%p4 bra DONE;
+  setp.eq.u32 %p4, %r21, 2; setp.gt.u32 %p5, %r4, %r5; and.pred %p4, %p4, %p5; @%p4 bra DONE;
   mov.u32 %r9, %ctaid.z; cvt.u64.u32 %rd1, %r9;
   ld.param.u64 %rd2, [A]; ld.param.u64 %rd3, [B]; ld.param.u64 %rd4, [C]; ld.param.u64 %rd21, [D];
   ld.param.u32 %r10, [arrays]; setp.ne.u32 %p3, %r10, 0;
@@ -232,7 +233,10 @@ READY:
     s += "  ld.global.v2." + a + " {%v3, %v4}, [%rd20];\n";
     s += "  fma.rn." + a + " %v10, %v8, %v3, %v10; neg." + a + " %v11, %v9; fma.rn." + a + " %v10, %v11, %v4, %v10;\n";
     s += "  fma.rn." + a + " %v12, %v8, %v4, %v12; fma.rn." + a + " %v12, %v9, %v3, %v12;\n";
-    s += "STORE:\n  st.global.v2." + a + " [%rd22], {%v10, %v12};\n";
+    // Hermitian results (tri bit 4): the diagonal's imaginary part is zero by definition.
+    s += "STORE:\n  and.b32 %r21, %r14, 4; setp.ne.u32 %p2, %r21, 0; setp.eq.u32 %p3, %r4, %r5; and.pred %p2, %p2, %p3;\n";
+    s += "  @%p2 mov." + a + " %v12, " + zero + ";\n";
+    s += "  st.global.v2." + a + " [%rd22], {%v10, %v12};\n";
     (void)half_b;
   } else {
     const std::string mad = integer ? "mad.lo.s32" : "fma.rn." + rt;
@@ -344,6 +348,8 @@ struct Gemm {
   int mode = 0;
   const void* beta_host = nullptr;  // beta on the host whatever the pointer mode (SYR2K's second half: 1)
   unsigned tri_a = 0, tri_b = 0;    // TRMM: A or B triangular (1 lower, 2 upper stored; 4 unit diagonal)
+  // Complex GEMMs with real scalars (HERK's alpha and beta), and conj(alpha) (HER2K's second half).
+  bool real_alpha = false, real_beta = false, conj_alpha = false;
 };
 
 Status run(const Gemm& g) {
@@ -375,14 +381,34 @@ Status run(const Gemm& g) {
   const size_t sbytes = elem_bytes(g.acc);
   alignas(16) unsigned char alpha[16] = {}, beta[16] = {};
   if (mode == kPointerModeDevice) {
-    if (d.stream_sync(stream) != 0 || d.memcpy_dtoh(alpha, uint64_t(uintptr_t(g.alpha)), sbytes) != 0 ||
-        (!g.beta_host && d.memcpy_dtoh(beta, uint64_t(uintptr_t(g.beta)), sbytes) != 0))
+    const size_t abytes = g.real_alpha ? sbytes / 2 : sbytes, bbytes = g.real_beta ? sbytes / 2 : sbytes;
+    if (d.stream_sync(stream) != 0 || d.memcpy_dtoh(alpha, uint64_t(uintptr_t(g.alpha)), abytes) != 0 ||
+        (!g.beta_host && d.memcpy_dtoh(beta, uint64_t(uintptr_t(g.beta)), bbytes) != 0))
       return kExecutionFailed;
   } else {
-    std::memcpy(alpha, g.alpha, sbytes);
-    std::memcpy(beta, g.beta, sbytes);
+    std::memcpy(alpha, g.alpha, g.real_alpha ? sbytes / 2 : sbytes);
+    std::memcpy(beta, g.beta, g.real_beta ? sbytes / 2 : sbytes);
   }
   if (g.beta_host) std::memcpy(beta, g.beta_host, sbytes);
+  if (is_complex(g.acc)) {
+    // Real scalars were read as the real part and whatever followed: their imaginary part is 0.
+    const size_t half = sbytes / 2;
+    if (g.real_alpha) std::memset(alpha + half, 0, half);
+    if (g.real_beta && !g.beta_host) std::memset(beta + half, 0, half);
+    if (g.conj_alpha) {
+      if (g.acc == Elem::C32) {
+        float im;
+        std::memcpy(&im, alpha + 4, 4);
+        im = -im;
+        std::memcpy(alpha + 4, &im, 4);
+      } else {
+        double im;
+        std::memcpy(&im, alpha + 8, 8);
+        im = -im;
+        std::memcpy(alpha + 8, &im, 8);
+      }
+    }
+  }
   const size_t part = is_complex(g.acc) ? sbytes / 2 : sbytes;
   unsigned m = unsigned(g.m), n = unsigned(g.n), k = unsigned(g.k);
   uint64_t pa = uintptr_t(g.a), pb = uintptr_t(g.b), pc = uintptr_t(g.c), pd = uintptr_t(g.d ? g.d : g.c);
@@ -678,6 +704,79 @@ WARPSIM_SYRK(D, double)
 WARPSIM_SYRK(C, void)
 WARPSIM_SYRK(Z, void)
 #undef WARPSIM_SYRK
+
+// Hermitian rank-k updates: C = alpha op(A) op(B)^H + beta C on one triangle, op N or C, beta real,
+// the diagonal's imaginary part set to 0. HERK: B = A, alpha real; HER2K adds conj(alpha) op(B)
+// op(A)^H; HERKX: one product.
+namespace {
+Status herm_rank_k(void* h, Elem e, int uplo, int trans, int n, int k, const void* alpha, bool real_alpha,
+                   const void* A, int lda, const void* B, int ldb, const void* beta, void* C, int ldc, const char* name,
+                   bool two, bool second = false) {
+  if (!h) return kNotInitialized;
+  const int rows = trans == kOpN ? n : k;
+  const int info = uplo != kFillLower && uplo != kFillUpper ? 1
+                 : trans != kOpN && trans != kOpC           ? 2
+                 : n < 0                                    ? 3
+                 : k < 0                                    ? 4
+                 : lda < std::max(1, rows)                  ? 7
+                 : two && ldb < std::max(1, rows)           ? 9
+                 : ldc < std::max(1, n)                     ? (two ? 12 : 10)
+                                                            : 0;
+  if (info) return illegal(name, info);
+  Gemm g{h, trans, trans == kOpN ? kOpC : kOpN, n, n, k, alpha, beta, A, B, C, lda, ldb, ldc};
+  g.in = g.out = g.acc = e;
+  g.tri = (uplo == kFillLower ? 1 : 2) | 4;
+  g.real_alpha = real_alpha;
+  g.real_beta = true;
+  static const double one[2] = {1.0, 0.0};
+  static const float onef[2] = {1.0f, 0.0f};
+  if (second) {
+    g.beta_host = e == Elem::C32 ? static_cast<const void*>(onef) : static_cast<const void*>(one);
+    g.conj_alpha = true;
+  }
+  return run(g);
+}
+}  // namespace
+#define WARPSIM_HERK(P, R)                                                                                         \
+  WARPSIM_CUBLAS Status cublas##P##herk_v2(void* h, int uplo, int trans, int n, int k, const R* alpha,           \
+                                           const void* A, int lda, const R* beta, void* C, int ldc) {            \
+    return herm_rank_k(h, k##P, uplo, trans, n, k, alpha, true, A, lda, A, lda, beta, C, ldc, #P "HERK", false);  \
+  }                                                                                                              \
+  WARPSIM_CUBLAS Status cublas##P##herkx(void* h, int uplo, int trans, int n, int k, const void* alpha,          \
+                                         const void* A, int lda, const void* B, int ldb, const R* beta, void* C, \
+                                         int ldc) {                                                              \
+    return herm_rank_k(h, k##P, uplo, trans, n, k, alpha, false, A, lda, B, ldb, beta, C, ldc, #P "HERKX", true); \
+  }                                                                                                              \
+  WARPSIM_CUBLAS Status cublas##P##her2k_v2(void* h, int uplo, int trans, int n, int k, const void* alpha,       \
+                                            const void* A, int lda, const void* B, int ldb, const R* beta,       \
+                                            void* C, int ldc) {                                                  \
+    Status st = herm_rank_k(h, k##P, uplo, trans, n, k, alpha, false, A, lda, B, ldb, beta, C, ldc, #P "HER2K",  \
+                            true);                                                                               \
+    if (st != kOk) return st;                                                                                    \
+    return herm_rank_k(h, k##P, uplo, trans, n, k, alpha, false, B, ldb, A, lda, beta, C, ldc, #P "HER2K", true, \
+                       true);                                                                                    \
+  }                                                                                                              \
+  WARPSIM_CUBLAS Status cublas##P##herk_v2_64(void* h, int uplo, int trans, int64_t n, int64_t k, const R* alpha, \
+                                              const void* A, int64_t lda, const R* beta, void* C, int64_t ldc) { \
+    if (n > INT32_MAX || k > INT32_MAX || lda > INT32_MAX || ldc > INT32_MAX) return 15;                         \
+    return cublas##P##herk_v2(h, uplo, trans, int(n), int(k), alpha, A, int(lda), beta, C, int(ldc));            \
+  }                                                                                                              \
+  WARPSIM_CUBLAS Status cublas##P##herkx_64(void* h, int uplo, int trans, int64_t n, int64_t k, const void* alpha, \
+                                            const void* A, int64_t lda, const void* B, int64_t ldb, const R* beta, \
+                                            void* C, int64_t ldc) {                                              \
+    if (n > INT32_MAX || k > INT32_MAX || lda > INT32_MAX || ldb > INT32_MAX || ldc > INT32_MAX) return 15;      \
+    return cublas##P##herkx(h, uplo, trans, int(n), int(k), alpha, A, int(lda), B, int(ldb), beta, C, int(ldc)); \
+  }                                                                                                              \
+  WARPSIM_CUBLAS Status cublas##P##her2k_v2_64(void* h, int uplo, int trans, int64_t n, int64_t k,               \
+                                               const void* alpha, const void* A, int64_t lda, const void* B,     \
+                                               int64_t ldb, const R* beta, void* C, int64_t ldc) {               \
+    if (n > INT32_MAX || k > INT32_MAX || lda > INT32_MAX || ldb > INT32_MAX || ldc > INT32_MAX) return 15;      \
+    return cublas##P##her2k_v2(h, uplo, trans, int(n), int(k), alpha, A, int(lda), B, int(ldb), beta, C,         \
+                               int(ldc));                                                                        \
+  }
+WARPSIM_HERK(C, float)
+WARPSIM_HERK(Z, double)
+#undef WARPSIM_HERK
 
 // ---- TRSM: op(A) X = alpha B (left) or X op(A) = alpha B (right), X over B. libcublas's larger
 // solves update with its SASS-only GEMM kernels, and a solve that fails part way has already

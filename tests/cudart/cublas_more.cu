@@ -130,6 +130,64 @@ static void rank_k(cublasHandle_t h, const char* name, int which, int uplo, int 
   cudaFree(dA), cudaFree(dB), cudaFree(dC);
 }
 
+// HERK / HERKX / HER2K (complex double, or float): one triangle, real beta, a real diagonal.
+template <class T>
+static void herm(cublasHandle_t h, const char* name, int which, int uplo, int trans, int n, int k, double tol) {
+  const int ra = trans ? k : n, ca = trans ? n : k;
+  std::vector<cd> A(size_t(ra) * ca), B(size_t(ra) * ca), C(size_t(n) * n);
+  for (auto& v : A) v = cd(rnd(), rnd());
+  for (auto& v : B) v = cd(rnd(), rnd());
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < n; ++i) C[i + size_t(j) * n] = i == j ? cd(rnd(), 0) : cd(rnd(), rnd());
+  typedef decltype(T{}.x) R;
+  auto conv = [](const std::vector<cd>& x) {
+    std::vector<T> y(x.size());
+    for (size_t i = 0; i < x.size(); ++i) y[i] = T{R(x[i].real()), R(x[i].imag())};
+    return y;
+  };
+  T *dA = dev(conv(A)), *dB = dev(conv(B)), *dC = dev(conv(C));
+  const cd alpha = which == 0 ? cd(0.75, 0) : cd(0.75, -0.5);
+  const R ra_ = R(alpha.real()), beta = R(-0.5);
+  const T ac{R(alpha.real()), R(alpha.imag())};
+  const cublasFillMode_t fill = uplo ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER;
+  const cublasOperation_t op = trans ? CUBLAS_OP_C : CUBLAS_OP_N;
+  int st;
+  if constexpr (sizeof(R) == 4)
+    st = which == 0 ? cublasCherk(h, fill, op, n, k, &ra_, dA, ra, &beta, dC, n)
+       : which == 1 ? cublasCherkx(h, fill, op, n, k, &ac, dA, ra, dB, ra, &beta, dC, n)
+                    : cublasCher2k(h, fill, op, n, k, &ac, dA, ra, dB, ra, &beta, dC, n);
+  else
+    st = which == 0 ? cublasZherk(h, fill, op, n, k, &ra_, dA, ra, &beta, dC, n)
+       : which == 1 ? cublasZherkx(h, fill, op, n, k, &ac, dA, ra, dB, ra, &beta, dC, n)
+                    : cublasZher2k(h, fill, op, n, k, &ac, dA, ra, dB, ra, &beta, dC, n);
+  std::vector<T> got = host(dC, C.size());
+  // op(X)(r, l): X(r, l) for N, conj(X(l, r)) for C.
+  auto opx = [&](const std::vector<cd>& x, int r, int l) { return trans ? std::conj(x[l + size_t(r) * ra]) : x[r + size_t(l) * ra]; };
+  double err = st ? 1e30 : 0;
+  bool real_diag = true;
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < n; ++i) {
+      const cd g(got[i + size_t(j) * n].x, got[i + size_t(j) * n].y);
+      cd want = C[i + size_t(j) * n];
+      if (uplo ? i <= j : i >= j) {
+        cd s = 0;
+        for (int l = 0; l < k; ++l) {
+          if (which == 0) s += alpha * opx(A, i, l) * std::conj(opx(A, j, l));
+          else if (which == 1) s += alpha * opx(A, i, l) * std::conj(opx(B, j, l));
+          else s += alpha * opx(A, i, l) * std::conj(opx(B, j, l)) + std::conj(alpha) * opx(B, i, l) * std::conj(opx(A, j, l));
+        }
+        want = s + double(beta) * want;
+        if (i == j) {
+          want = cd(want.real(), 0);
+          real_diag = real_diag && g.imag() == 0;
+        }
+      }
+      err = std::max(err, relerr(g, want));
+    }
+  report(name, real_diag ? err : 1e30, tol);
+  cudaFree(dA), cudaFree(dB), cudaFree(dC);
+}
+
 // TRSM: solve, then check op(A) X = alpha B (or X op(A) = alpha B) in double.
 template <class T>
 static void trsm(cublasHandle_t h, int side, int uplo, int trans, int diag, int m, int n, double tol) {
@@ -399,6 +457,12 @@ int main() {
   rank_k<float>(h, "ssyrkx lower T 50x20", 1, 0, 1, 50, 20, 1e-5);
   rank_k<double>(h, "dsyr2k lower N 64x48", 2, 0, 0, 64, 48, 1e-12);
   rank_k<float>(h, "ssyr2k upper T 33x70", 2, 1, 1, 33, 70, 1e-5);
+
+  herm<cuComplex>(h, "cherk lower N 40x24", 0, 0, 0, 40, 24, 1e-5);
+  herm<cuDoubleComplex>(h, "zherk upper C 36x50", 0, 1, 1, 36, 50, 1e-12);
+  herm<cuDoubleComplex>(h, "zherkx lower C 30x20", 1, 0, 1, 30, 20, 1e-12);
+  herm<cuComplex>(h, "cher2k upper N 33x17", 2, 1, 0, 33, 17, 1e-5);
+  herm<cuDoubleComplex>(h, "zher2k lower N 64x40", 2, 0, 0, 64, 40, 1e-12);
 
   for (int side = 0; side < 2; ++side)
     for (int uplo = 0; uplo < 2; ++uplo)

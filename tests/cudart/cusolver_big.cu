@@ -176,6 +176,46 @@ int main() {
     cudaFree(dA), cudaFree(dC), cudaFree(tau), cudaFree(work);
   }
 
+  {  // Hermitian eigenproblem (complex double): H V = V diag(w), H = G^H G + n I
+    const int m = 160;
+    std::vector<cuDoubleComplex> G(size_t(m) * m), H(size_t(m) * m);
+    for (auto& v : G) v = make_cuDoubleComplex(rnd(), rnd());
+    double hn = 0;
+    for (int j = 0; j < m; ++j)
+      for (int i = 0; i < m; ++i) {
+        double re = i == j ? m : 0, im = 0;
+        for (int l = 0; l < m; ++l) {
+          const cuDoubleComplex a = G[l + size_t(i) * m], b = G[l + size_t(j) * m];  // conj(a) b
+          re += a.x * b.x + a.y * b.y;
+          im += a.x * b.y - a.y * b.x;
+        }
+        H[i + size_t(j) * m] = make_cuDoubleComplex(re, i == j ? 0 : im);
+        hn = std::max(hn, std::hypot(re, im));
+      }
+    cuDoubleComplex *dH = dev(H), *work;
+    double* dW;
+    int lw = 0;
+    cudaMalloc(&dW, m * sizeof(double));
+    cusolverDnZheevd_bufferSize(h, CUSOLVER_EIG_MODE_VECTOR, CUBLAS_FILL_MODE_LOWER, m, dH, m, dW, &lw);
+    cudaMalloc(&work, sizeof(cuDoubleComplex) * lw);
+    int st = cusolverDnZheevd(h, CUSOLVER_EIG_MODE_VECTOR, CUBLAS_FILL_MODE_LOWER, m, dH, m, dW, work, lw, info);
+    std::vector<cuDoubleComplex> V = host(dH, H.size());
+    std::vector<double> w = host(dW, size_t(m));
+    double r = 0;
+    for (int j = 0; j < m; ++j)
+      for (int i = 0; i < m; ++i) {
+        double re = -w[j] * V[i + size_t(j) * m].x, im = -w[j] * V[i + size_t(j) * m].y;
+        for (int l = 0; l < m; ++l) {
+          const cuDoubleComplex a = H[i + size_t(l) * m], b = V[l + size_t(j) * m];
+          re += a.x * b.x - a.y * b.y;
+          im += a.x * b.y + a.y * b.x;
+        }
+        r = std::max(r, std::hypot(re, im));
+      }
+    report("zheevd 160 vectors", st == 0 && dev_int(info) == 0 && r < 1e-9 * hn, r);
+    cudaFree(dH), cudaFree(dW), cudaFree(work);
+  }
+
   cusolverDnDestroy(h);
   std::printf("%s\n", fails ? "FAILED" : "PASSED");
   return fails ? 1 : 0;
