@@ -13,12 +13,12 @@
 // cublasGemmEx, cublasGemmStridedBatchedEx and cublasGemmBatchedEx for real f16/bf16/f32/f64 data
 // with compute type 16F/32F/64F (fast/pedantic variants as 32F), complex c32/c64 and int8 -> int32
 // (compute 32I); cublas{S,D,C,Z}{syrk,syrkx,syr2k} and cublas{C,Z}{herk,herkx,her2k} (one triangle
-// of C; a real diagonal for the Hermitian ones); cublas{S,D}trmm (the GEMM
-// kernel with a triangular operand); cublas{S,D}trsm (a kernel of its own); cublasLtMatmul and its
-// heuristic (see there); the 64-bit-index _64 forms of these, which cuSOLVER calls. Anything else
-// (complex TRMM/TRSM, HEMM/SYMM, other types) is passed to libcublas unchanged.
+// of C; a real diagonal for the Hermitian ones); cublas{S,D,C,Z}trmm (the GEMM kernel with a
+// triangular operand); cublas{S,D}trsm (a kernel of its own); cublasLtMatmul and its heuristic (see
+// there); the 64-bit-index _64 forms of these, which cuSOLVER calls. Anything else (complex TRSM,
+// HEMM/SYMM, other types) is passed to libcublas unchanged.
 //
-// cublasSgemv/cublasDgemv go to libcublas first: its GEMV kernels for small matrices are PTX and
+// cublas{S,D,C,Z}gemv go to libcublas first: its GEMV kernels for small matrices are PTX and
 // run; for larger ones it picks SASS-only kernels and fails with CUBLAS_STATUS_EXECUTION_FAILED
 // (a 385 x 385 DGEMV does), and then the same product runs as the GEMM kernel with one row (y^T =
 // x^T op(A)^T). Only for positive incx and incy; negative strides keep libcublas's failure.
@@ -208,6 +208,26 @@ READY:
   s += "  ld.param.u64 %rd19, [ldc]; mad.lo.s64 %rd20, %rd8, %rd19, %rd7; mad.lo.s64 %rd20, %rd20, " + out_b + ", %rd4;\n";
   s += "  ld.param.u64 %rd19, [ldd]; mad.lo.s64 %rd22, %rd8, %rd19, %rd7; mad.lo.s64 %rd22, %rd22, " + out_b + ", %rd21;\n";
   s += "  mov.u32 %r13, 0;\n";
+  // Triangular operands (TRMM): triA / triB bits 1 stored lower, 2 stored upper, 4 unit
+  // diagonal; op(X)(r, c) is stored at (r, c), or (c, r) when transposed. For complex elements
+  // `vi` is the imaginary part (zeroed with the real one; 0 on a unit diagonal).
+  const bool tri_ops = in == acc && (acc == Elem::F32 || acc == Elem::F64 || cplx);
+  const std::string unit_one = acc == Elem::F64 || acc == Elem::C64 ? "0d3FF0000000000000" : "0f3F800000";
+  auto mask = [&](const std::string& v, const std::string& vi, const std::string& tri, const std::string& tp,
+                  const std::string& r, const std::string& c, const std::string& label) {
+    std::string m = "  setp.eq.u32 %p10, " + tri + ", 0; @%p10 bra " + label + ";\n";
+    m += "  selp.b32 %r16, " + c + ", " + r + ", " + tp + "; selp.b32 %r17, " + r + ", " + c + ", " + tp + ";\n";
+    m += "  and.b32 %r20, " + tri + ", 1; setp.ne.u32 %p10, %r20, 0; setp.lt.u32 %p11, %r16, %r17; and.pred %p11, %p11, %p10;\n";
+    m += "  and.b32 %r20, " + tri + ", 2; setp.ne.u32 %p10, %r20, 0; setp.gt.u32 %p12, %r16, %r17; and.pred %p12, %p12, %p10;\n";
+    m += "  or.pred %p11, %p11, %p12; @%p11 mov." + a + " " + v + ", " + zero + ";\n";
+    if (!vi.empty()) m += "  @%p11 mov." + a + " " + vi + ", " + zero + ";\n";
+    m += "  and.b32 %r20, " + tri + ", 4; setp.ne.u32 %p10, %r20, 0; setp.eq.u32 %p12, %r16, %r17; and.pred %p10, %p10, %p12;\n";
+    m += "  @%p10 mov." + a + " " + v + ", " + unit_one + ";\n";
+    if (!vi.empty()) m += "  @%p10 mov." + a + " " + vi + ", " + zero + ";\n";
+    return m + label + ":\n";
+  };
+  if (tri_ops)
+    s += "  ld.param.u32 %r18, [triA]; ld.param.u32 %r19, [triB]; setp.ne.u32 %p8, %r11, 0; setp.ne.u32 %p9, %r12, 0;\n";
   if (cplx) {
     // Conjugation signs of A and B (op 2), and the complex multiply-add loop.
     const std::string one = acc == Elem::C64 ? "0d3FF0000000000000" : "0f3F800000";
@@ -218,6 +238,8 @@ READY:
     s += "  mov." + a + " %v1, " + zero + "; mov." + a + " %v2, " + zero + ";\n";
     s += "  setp.eq.u32 %p2, %r8, 0;\n  @%p2 bra EPILOGUE;\nLOOP:\n";
     s += "  ld.global.v2." + a + " {%v3, %v4}, [%rd15];\n  ld.global.v2." + a + " {%v5, %v6}, [%rd16];\n";
+    s += mask("%v3", "%v4", "%r18", "%p8", "%r4", "%r13", "ATRI");   // op(A)(i, l)
+    s += mask("%v5", "%v6", "%r19", "%p9", "%r13", "%r5", "BTRI");   // op(B)(l, j)
     s += "  mul." + a + " %v4, %v4, %v20; mul." + a + " %v6, %v6, %v21; neg." + a + " %v7, %v4;\n";
     s += "  fma.rn." + a + " %v1, %v3, %v5, %v1; fma.rn." + a + " %v1, %v7, %v6, %v1;\n";
     s += "  fma.rn." + a + " %v2, %v3, %v6, %v2; fma.rn." + a + " %v2, %v4, %v5, %v2;\n";
@@ -243,26 +265,11 @@ READY:
     s += half ? "  mov.b16 %v1, 0;\n" : "  mov." + a + " %v1, " + zero + ";\n";
     // Triangular operands (TRMM): triA / triB bits 1 stored lower, 2 stored upper, 4 unit
     // diagonal; op(X)(r, c) is stored at (r, c), or (c, r) when transposed.
-    const bool tri_ops = in == acc && (acc == Elem::F32 || acc == Elem::F64);
-    const std::string one = acc == Elem::F64 ? "0d3FF0000000000000" : "0f3F800000";
-    auto mask = [&](const std::string& v, const std::string& tri, const std::string& tp, const std::string& r,
-                    const std::string& c, const std::string& label) {
-      std::string m = "  setp.eq.u32 %p10, " + tri + ", 0; @%p10 bra " + label + ";\n";
-      m += "  selp.b32 %r16, " + c + ", " + r + ", " + tp + "; selp.b32 %r17, " + r + ", " + c + ", " + tp + ";\n";
-      m += "  and.b32 %r20, " + tri + ", 1; setp.ne.u32 %p10, %r20, 0; setp.lt.u32 %p11, %r16, %r17; and.pred %p11, %p11, %p10;\n";
-      m += "  and.b32 %r20, " + tri + ", 2; setp.ne.u32 %p10, %r20, 0; setp.gt.u32 %p12, %r16, %r17; and.pred %p12, %p12, %p10;\n";
-      m += "  or.pred %p11, %p11, %p12; @%p11 mov." + a + " " + v + ", " + zero + ";\n";
-      m += "  and.b32 %r20, " + tri + ", 4; setp.ne.u32 %p10, %r20, 0; setp.eq.u32 %p12, %r16, %r17; and.pred %p10, %p10, %p12;\n";
-      m += "  @%p10 mov." + a + " " + v + ", " + one + ";\n" + label + ":\n";
-      return m;
-    };
-    if (tri_ops)
-      s += "  ld.param.u32 %r18, [triA]; ld.param.u32 %r19, [triB]; setp.ne.u32 %p8, %r11, 0; setp.ne.u32 %p9, %r12, 0;\n";
     s += "  setp.eq.u32 %p2, %r8, 0;\n  @%p2 bra EPILOGUE;\nLOOP:\n";
     s += "  " + load("%v2", "%rd15", in) + "  " + load("%v3", "%rd16", in);
     if (tri_ops) {
-      s += mask("%v2", "%r18", "%p8", "%r4", "%r13", "ATRI");   // op(A)(i, l)
-      s += mask("%v3", "%r19", "%p9", "%r13", "%r5", "BTRI");   // op(B)(l, j)
+      s += mask("%v2", "", "%r18", "%p8", "%r4", "%r13", "ATRI");   // op(A)(i, l)
+      s += mask("%v3", "", "%r19", "%p9", "%r13", "%r5", "BTRI");   // op(B)(l, j)
     }
     s += "  " + mad + " %v1, %v2, %v3, %v1;\n";
     s += "  add.s64 %rd15, %rd15, %rd17; add.s64 %rd16, %rd16, %rd18;\n";
@@ -923,7 +930,8 @@ Status trmm(Elem e, void* h, int side, int uplo, int trans, int diag, int m, int
   if (!get_stream || get_stream(h, &stream) != kOk) return kNotInitialized;
   // B overlapping C: work from a copy of B.
   const uint64_t bb = uintptr_t(B), cb = uintptr_t(C);
-  const uint64_t b_bytes = (uint64_t(ldb) * (n - 1) + m) * sizeof(T), c_bytes = (uint64_t(ldc) * (n - 1) + m) * sizeof(T);
+  const uint64_t esz = elem_bytes(e);
+  const uint64_t b_bytes = (uint64_t(ldb) * (n - 1) + m) * esz, c_bytes = (uint64_t(ldc) * (n - 1) + m) * esz;
   uint64_t copy = 0;
   if (bb < cb + c_bytes && cb < bb + b_bytes) {
     if (d.mem_alloc(&copy, b_bytes) != 0) return kExecutionFailed;  // CUBLAS_STATUS_ALLOC_FAILED would be 3
@@ -933,13 +941,13 @@ Status trmm(Elem e, void* h, int side, int uplo, int trans, int diag, int m, int
     }
     B = reinterpret_cast<const T*>(uintptr_t(copy));
   }
-  static const T zero = T(0);
+  static const double zero[2] = {0.0, 0.0};  // 0 in every element type
   const unsigned tri = (uplo == kFillLower ? 1u : 2u) | (diag == kDiagUnit ? 4u : 0u);
   const bool left = side == kSideLeft;
-  Gemm g{h, left ? trans : kOpN, left ? kOpN : trans, m, n, left ? m : n, alpha, &zero, left ? static_cast<const void*>(A) : B,
+  Gemm g{h, left ? trans : kOpN, left ? kOpN : trans, m, n, left ? m : n, alpha, zero, left ? static_cast<const void*>(A) : B,
          left ? static_cast<const void*>(B) : A, C, left ? lda : ldb, left ? ldb : lda, ldc};
   g.in = g.out = g.acc = e;
-  g.beta_host = &zero;
+  g.beta_host = zero;
   (left ? g.tri_a : g.tri_b) = tri;
   const Status st = run(g);
   if (copy) {
@@ -957,6 +965,26 @@ WARPSIM_CUBLAS Status cublasDtrmm_v2(void* h, int side, int uplo, int trans, int
                                      const double* alpha, const double* A, int lda, const double* B, int ldb, double* C,
                                      int ldc) {
   return trmm<double>(Elem::F64, h, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb, C, ldc);
+}
+WARPSIM_CUBLAS Status cublasCtrmm_v2(void* h, int side, int uplo, int trans, int diag, int m, int n, const void* alpha,
+                                     const void* A, int lda, const void* B, int ldb, void* C, int ldc) {
+  return trmm<void>(Elem::C32, h, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb, C, ldc);
+}
+WARPSIM_CUBLAS Status cublasZtrmm_v2(void* h, int side, int uplo, int trans, int diag, int m, int n, const void* alpha,
+                                     const void* A, int lda, const void* B, int ldb, void* C, int ldc) {
+  return trmm<void>(Elem::C64, h, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb, C, ldc);
+}
+WARPSIM_CUBLAS Status cublasCtrmm_v2_64(void* h, int side, int uplo, int trans, int diag, int64_t m, int64_t n,
+                                        const void* alpha, const void* A, int64_t lda, const void* B, int64_t ldb,
+                                        void* C, int64_t ldc) {
+  if (m > INT32_MAX || n > INT32_MAX || lda > INT32_MAX || ldb > INT32_MAX || ldc > INT32_MAX) return 15;
+  return trmm<void>(Elem::C32, h, side, uplo, trans, diag, int(m), int(n), alpha, A, int(lda), B, int(ldb), C, int(ldc));
+}
+WARPSIM_CUBLAS Status cublasZtrmm_v2_64(void* h, int side, int uplo, int trans, int diag, int64_t m, int64_t n,
+                                        const void* alpha, const void* A, int64_t lda, const void* B, int64_t ldb,
+                                        void* C, int64_t ldc) {
+  if (m > INT32_MAX || n > INT32_MAX || lda > INT32_MAX || ldb > INT32_MAX || ldc > INT32_MAX) return 15;
+  return trmm<void>(Elem::C64, h, side, uplo, trans, diag, int(m), int(n), alpha, A, int(lda), B, int(ldb), C, int(ldc));
 }
 WARPSIM_CUBLAS Status cublasStrmm_v2_64(void* h, int side, int uplo, int trans, int diag, int64_t m, int64_t n,
                                         const float* alpha, const float* A, int64_t lda, const float* B, int64_t ldb,
@@ -1117,16 +1145,32 @@ Status gemv(const char* name, Elem e, void* h, int trans, int m, int n, const T*
   static const F next = real<F>(name);
   const Status st = next ? next(h, trans, m, n, alpha, A, lda, x, incx, beta, y, incy) : kNotInitialized;
   if (st != kExecutionFailed || incy <= 0 || incx <= 0) return st;
-  // y(rows) = alpha op(A) x + beta y, transposed: y^T (1 x rows, leading dimension incy) = alpha
-  // x^T (1 x cols, leading dimension incx) op(A)^T + beta y^T.
   const bool t = trans != kOpN;
   const int rows = t ? n : m, cols = t ? m : n;
+  if (incy == 1) {
+    // y (rows x 1) = alpha op(A) x + beta y, x read as the transpose of a 1 x cols matrix whose
+    // leading dimension is incx.
+    Gemm g{h, trans, kOpT, rows, 1, cols, alpha, beta, A, x, y, lda, incx, std::max(1, rows)};
+    g.in = g.out = g.acc = e;
+    return run(g);
+  }
+  // Transposed: y^T (1 x rows, leading dimension incy) = alpha x^T (1 x cols, leading dimension
+  // incx) op(A)^T + beta y^T; op(A)^T of a conjugate transpose is no op the kernel has.
+  if (trans == kOpC && is_complex(e)) return st;
   Gemm g{h, kOpN, t ? kOpN : kOpT, 1, rows, cols, alpha, beta, x, A, y, incx, lda, incy};
   g.in = g.out = g.acc = e;
   return run(g);
 }
 }  // namespace
 
+WARPSIM_CUBLAS Status cublasCgemv_v2(void* h, int trans, int m, int n, const void* alpha, const void* A, int lda,
+                                     const void* x, int incx, const void* beta, void* y, int incy) {
+  return gemv<void>("cublasCgemv_v2", Elem::C32, h, trans, m, n, alpha, A, lda, x, incx, beta, y, incy);
+}
+WARPSIM_CUBLAS Status cublasZgemv_v2(void* h, int trans, int m, int n, const void* alpha, const void* A, int lda,
+                                     const void* x, int incx, const void* beta, void* y, int incy) {
+  return gemv<void>("cublasZgemv_v2", Elem::C64, h, trans, m, n, alpha, A, lda, x, incx, beta, y, incy);
+}
 WARPSIM_CUBLAS Status cublasSgemv_v2(void* h, int trans, int m, int n, const float* alpha, const float* A, int lda,
                                      const float* x, int incx, const float* beta, float* y, int incy) {
   return gemv<float>("cublasSgemv_v2", Elem::F32, h, trans, m, n, alpha, A, lda, x, incx, beta, y, incy);
@@ -1208,6 +1252,16 @@ WARPSIM_GEMM64(Z, void)
 WARPSIM_TRSM_GEMV64(S, float)
 WARPSIM_TRSM_GEMV64(D, double)
 #undef WARPSIM_TRSM_GEMV64
+#define WARPSIM_GEMV64(P)                                                                                            \
+  WARPSIM_CUBLAS Status cublas##P##gemv_v2_64(void* h, int trans, int64_t m, int64_t n, const void* alpha,           \
+                                              const void* A, int64_t lda, const void* x, int64_t incx,               \
+                                              const void* beta, void* y, int64_t incy) {                             \
+    if (!fits({m, n, lda, incx, incy})) return 15;                                                                   \
+    return cublas##P##gemv_v2(h, trans, int(m), int(n), alpha, A, int(lda), x, int(incx), beta, y, int(incy));       \
+  }
+WARPSIM_GEMV64(C)
+WARPSIM_GEMV64(Z)
+#undef WARPSIM_GEMV64
 
 WARPSIM_CUBLAS Status cublasGemmEx_64(void* h, int ta, int tb, int64_t m, int64_t n, int64_t k, const void* alpha,
                                       const void* A, int atype, int64_t lda, const void* B, int btype, int64_t ldb,

@@ -274,6 +274,80 @@ static void trmm(cublasHandle_t h, int side, int uplo, int trans, int diag, int 
   if (!in_place) cudaFree(dC);
 }
 
+// Complex double TRMM (op N, T or C) and GEMV (op N with a strided y, op C with a unit one).
+static void ztrmm(cublasHandle_t h, int side, int uplo, int op, int diag, int m, int n) {
+  const int na = side ? n : m;
+  std::vector<cd> A(size_t(na) * na), B(size_t(m) * n);
+  for (auto& v : A) v = cd(rnd(), rnd());
+  for (auto& v : B) v = cd(rnd(), rnd());
+  auto conv = [](const std::vector<cd>& x) {
+    std::vector<cuDoubleComplex> y(x.size());
+    for (size_t i = 0; i < x.size(); ++i) y[i] = make_cuDoubleComplex(x[i].real(), x[i].imag());
+    return y;
+  };
+  cuDoubleComplex *dA = dev(conv(A)), *dB = dev(conv(B)), *dC = dev(conv(B));
+  const cuDoubleComplex alpha = make_cuDoubleComplex(0.5, 1.25);
+  int st = cublasZtrmm(h, side ? CUBLAS_SIDE_RIGHT : CUBLAS_SIDE_LEFT, uplo ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER,
+                       cublasOperation_t(op), diag ? CUBLAS_DIAG_UNIT : CUBLAS_DIAG_NON_UNIT, m, n, &alpha, dA, na, dB, m,
+                       dC, m);
+  auto C = host(dC, B.size());
+  auto aeff = [&](int r, int c) -> cd {
+    if (r == c) return diag ? cd(1, 0) : A[r + size_t(c) * na];
+    if (uplo ? r > c : r < c) return 0.0;
+    return A[r + size_t(c) * na];
+  };
+  auto opa = [&](int r, int c) { return op == 0 ? aeff(r, c) : op == 1 ? aeff(c, r) : std::conj(aeff(c, r)); };
+  double err = st ? 1e30 : 0;
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < m; ++i) {
+      cd s = 0;
+      if (!side)
+        for (int l = 0; l < m; ++l) s += opa(i, l) * B[l + size_t(j) * m];
+      else
+        for (int l = 0; l < n; ++l) s += B[i + size_t(l) * m] * opa(l, j);
+      err = std::max(err, relerr(cd(C[i + size_t(j) * m].x, C[i + size_t(j) * m].y), cd(0.5, 1.25) * s));
+    }
+  char name[96];
+  std::snprintf(name, sizeof name, "ztrmm %s %s %c %s %dx%d", side ? "right" : "left", uplo ? "upper" : "lower",
+                "NTC"[op], diag ? "unit" : "nonunit", m, n);
+  report(name, err, 1e-12);
+  cudaFree(dA), cudaFree(dB), cudaFree(dC);
+}
+static void zgemv(cublasHandle_t h, int op, int m, int n, int incx, int incy) {
+  const int lx = op ? m : n, ly = op ? n : m;
+  std::vector<cd> A(size_t(m) * n), x(size_t(lx) * incx), y(size_t(ly) * incy);
+  for (auto& v : A) v = cd(rnd(), rnd());
+  for (auto& v : x) v = cd(rnd(), rnd());
+  for (auto& v : y) v = cd(rnd(), rnd());
+  auto conv = [](const std::vector<cd>& v) {
+    std::vector<cuDoubleComplex> w(v.size());
+    for (size_t i = 0; i < v.size(); ++i) w[i] = make_cuDoubleComplex(v[i].real(), v[i].imag());
+    return w;
+  };
+  cuDoubleComplex *dA = dev(conv(A)), *dx = dev(conv(x)), *dy = dev(conv(y));
+  const cuDoubleComplex alpha = make_cuDoubleComplex(-0.5, 0.75), beta = make_cuDoubleComplex(1.5, -0.25);
+  int st = cublasZgemv(h, cublasOperation_t(op), m, n, &alpha, dA, m, dx, incx, &beta, dy, incy);
+  auto got = host(dy, y.size());
+  double err = st ? 1e30 : 0;
+  for (int i = 0; i < ly * incy; ++i) {
+    cd want = y[i];
+    if (i % incy == 0) {
+      const int r = i / incy;
+      cd s = 0;
+      for (int l = 0; l < lx; ++l) {
+        const cd a = op == 0 ? A[r + size_t(l) * m] : op == 1 ? A[l + size_t(r) * m] : std::conj(A[l + size_t(r) * m]);
+        s += a * x[size_t(l) * incx];
+      }
+      want = cd(-0.5, 0.75) * s + cd(1.5, -0.25) * y[i];
+    }
+    err = std::max(err, relerr(cd(got[i].x, got[i].y), want));
+  }
+  char name[64];
+  std::snprintf(name, sizeof name, "zgemv %c %dx%d incx %d incy %d", "NTC"[op], m, n, incx, incy);
+  report(name, err, 1e-12);
+  cudaFree(dA), cudaFree(dx), cudaFree(dy);
+}
+
 // GEMV with strided vectors, large enough that libcublas picks a kernel it ships as SASS only.
 static void dgemv_strided(cublasHandle_t h, int trans, int m, int n, int incx, int incy) {
   const int lx = trans ? m : n, ly = trans ? n : m;
@@ -476,6 +550,11 @@ int main() {
         trmm<float>(h, side, uplo, trans, (side + uplo + trans) % 2, 41, 35, (side + trans) % 2 == 1, 1e-5);
   trmm<double>(h, 0, 1, 1, 0, 300, 70, true, 1e-12);
   trmm<double>(h, 1, 0, 0, 1, 64, 280, false, 1e-12);
+  ztrmm(h, 0, 0, 2, 0, 70, 40);
+  ztrmm(h, 1, 1, 1, 1, 50, 90);
+  ztrmm(h, 0, 1, 0, 0, 160, 30);
+  zgemv(h, 0, 420, 390, 2, 3);
+  zgemv(h, 2, 400, 430, 1, 1);
   dgemv_strided(h, 0, 500, 400, 3, 2);
   dgemv_strided(h, 1, 450, 520, 2, 5);
 
