@@ -14,9 +14,9 @@
 // with compute type 16F/32F/64F (fast/pedantic variants as 32F), complex c32/c64 and int8 -> int32
 // (compute 32I); cublas{S,D,C,Z}{syrk,syrkx,syr2k} and cublas{C,Z}{herk,herkx,her2k} (one triangle
 // of C; a real diagonal for the Hermitian ones); cublas{S,D,C,Z}trmm (the GEMM kernel with a
-// triangular operand); cublas{S,D}trsm (a kernel of its own); cublasLtMatmul and its heuristic (see
-// there); the 64-bit-index _64 forms of these, which cuSOLVER calls. Anything else (complex TRSM,
-// HEMM/SYMM, other types) is passed to libcublas unchanged.
+// triangular operand); cublas{S,D,C,Z}trsm (a kernel of its own); cublasLtMatmul and its heuristic
+// (see there); the 64-bit-index _64 forms of these, which cuSOLVER calls. Anything else (HEMM/SYMM,
+// other types) is passed to libcublas unchanged.
 //
 // cublas{S,D,C,Z}gemv go to libcublas first: its GEMV kernels for small matrices are PTX and
 // run; for larger ones it picks SASS-only kernels and fails with CUBLAS_STATUS_EXECUTION_FAILED
@@ -502,39 +502,39 @@ Status ex_or_next(Gemm& g, int atype, int btype, int ctype, int compute, const c
 
 #define WARPSIM_CUBLAS extern "C" __attribute__((visibility("default")))
 
-WARPSIM_CUBLAS Status cublasSgemm_v2(void* h, int ta, int tb, int m, int n, int k, const float* alpha, const float* A,
-                                     int lda, const float* B, int ldb, const float* beta, float* C, int ldc) {
-  Gemm g{h, ta, tb, m, n, k, alpha, beta, A, B, C, lda, ldb, ldc};
-  g.blas_name = "SGEMM";
-  return run(g);
-}
-WARPSIM_CUBLAS Status cublasDgemm_v2(void* h, int ta, int tb, int m, int n, int k, const double* alpha,
-                                     const double* A, int lda, const double* B, int ldb, const double* beta, double* C,
-                                     int ldc) {
-  Gemm g{h, ta, tb, m, n, k, alpha, beta, A, B, C, lda, ldb, ldc};
-  g.in = g.out = g.acc = Elem::F64;
-  g.blas_name = "DGEMM";
-  return run(g);
-}
+// cublas{S,D,C,Z}gemm, their StridedBatched and Batched forms (complex pointers as void).
+#define WARPSIM_GEMM(P, T, E)                                                                                         \
+  WARPSIM_CUBLAS Status cublas##P##gemm_v2(void* h, int ta, int tb, int m, int n, int k, const T* alpha, const T* A,  \
+                                           int lda, const T* B, int ldb, const T* beta, T* C, int ldc) {              \
+    Gemm g{h, ta, tb, m, n, k, alpha, beta, A, B, C, lda, ldb, ldc};                                                  \
+    g.in = g.out = g.acc = E;                                                                                         \
+    g.blas_name = #P "GEMM";                                                                                          \
+    return run(g);                                                                                                    \
+  }                                                                                                                   \
+  WARPSIM_CUBLAS Status cublas##P##gemmStridedBatched(void* h, int ta, int tb, int m, int n, int k, const T* alpha,   \
+                                                      const T* A, int lda, long long sa, const T* B, int ldb,         \
+                                                      long long sb, const T* beta, T* C, int ldc, long long sc,       \
+                                                      int batch) {                                                    \
+    Gemm g{h, ta, tb, m, n, k, alpha, beta, A, B, C, lda, ldb, ldc, sa, sb, sc, batch};                               \
+    g.in = g.out = g.acc = E;                                                                                         \
+    return run(g);                                                                                                    \
+  }                                                                                                                   \
+  WARPSIM_CUBLAS Status cublas##P##gemmBatched(void* h, int ta, int tb, int m, int n, int k, const T* alpha,          \
+                                               const T* const A[], int lda, const T* const B[], int ldb,              \
+                                               const T* beta, T* const C[], int ldc, int batch) {                     \
+    Gemm g{h, ta, tb, m, n, k, alpha, beta, A, B, const_cast<T**>(C), lda, ldb, ldc, 0, 0, 0, batch, true};           \
+    g.in = g.out = g.acc = E;                                                                                         \
+    return run(g);                                                                                                    \
+  }
+WARPSIM_GEMM(S, float, Elem::F32)
+WARPSIM_GEMM(D, double, Elem::F64)
+WARPSIM_GEMM(C, void, Elem::C32)
+WARPSIM_GEMM(Z, void, Elem::C64)
+#undef WARPSIM_GEMM
 WARPSIM_CUBLAS Status cublasHgemm(void* h, int ta, int tb, int m, int n, int k, const void* alpha, const void* A,
                                   int lda, const void* B, int ldb, const void* beta, void* C, int ldc) {
   Gemm g{h, ta, tb, m, n, k, alpha, beta, A, B, C, lda, ldb, ldc};
   g.in = g.out = g.acc = Elem::F16;
-  return run(g);
-}
-WARPSIM_CUBLAS Status cublasSgemmStridedBatched(void* h, int ta, int tb, int m, int n, int k, const float* alpha,
-                                                const float* A, int lda, long long sa, const float* B, int ldb,
-                                                long long sb, const float* beta, float* C, int ldc, long long sc,
-                                                int batch) {
-  Gemm g{h, ta, tb, m, n, k, alpha, beta, A, B, C, lda, ldb, ldc, sa, sb, sc, batch};
-  return run(g);
-}
-WARPSIM_CUBLAS Status cublasDgemmStridedBatched(void* h, int ta, int tb, int m, int n, int k, const double* alpha,
-                                                const double* A, int lda, long long sa, const double* B, int ldb,
-                                                long long sb, const double* beta, double* C, int ldc, long long sc,
-                                                int batch) {
-  Gemm g{h, ta, tb, m, n, k, alpha, beta, A, B, C, lda, ldb, ldc, sa, sb, sc, batch};
-  g.in = g.out = g.acc = Elem::F64;
   return run(g);
 }
 WARPSIM_CUBLAS Status cublasHgemmStridedBatched(void* h, int ta, int tb, int m, int n, int k, const void* alpha,
@@ -543,19 +543,6 @@ WARPSIM_CUBLAS Status cublasHgemmStridedBatched(void* h, int ta, int tb, int m, 
                                                 int batch) {
   Gemm g{h, ta, tb, m, n, k, alpha, beta, A, B, C, lda, ldb, ldc, sa, sb, sc, batch};
   g.in = g.out = g.acc = Elem::F16;
-  return run(g);
-}
-WARPSIM_CUBLAS Status cublasSgemmBatched(void* h, int ta, int tb, int m, int n, int k, const float* alpha,
-                                         const float* const A[], int lda, const float* const B[], int ldb,
-                                         const float* beta, float* const C[], int ldc, int batch) {
-  Gemm g{h, ta, tb, m, n, k, alpha, beta, A, B, const_cast<float**>(C), lda, ldb, ldc, 0, 0, 0, batch, true};
-  return run(g);
-}
-WARPSIM_CUBLAS Status cublasDgemmBatched(void* h, int ta, int tb, int m, int n, int k, const double* alpha,
-                                         const double* const A[], int lda, const double* const B[], int ldb,
-                                         const double* beta, double* const C[], int ldc, int batch) {
-  Gemm g{h, ta, tb, m, n, k, alpha, beta, A, B, const_cast<double**>(C), lda, ldb, ldc, 0, 0, 0, batch, true};
-  g.in = g.out = g.acc = Elem::F64;
   return run(g);
 }
 WARPSIM_CUBLAS Status cublasGemmEx(void* h, int ta, int tb, int m, int n, int k, const void* alpha, const void* A,
@@ -585,20 +572,6 @@ WARPSIM_CUBLAS Status cublasGemmBatchedEx(void* h, int ta, int tb, int m, int n,
 }
 
 // ---- complex GEMMs (cuComplex / cuDoubleComplex: two parts, real first)
-WARPSIM_CUBLAS Status cublasCgemm_v2(void* h, int ta, int tb, int m, int n, int k, const void* alpha, const void* A,
-                                     int lda, const void* B, int ldb, const void* beta, void* C, int ldc) {
-  Gemm g{h, ta, tb, m, n, k, alpha, beta, A, B, C, lda, ldb, ldc};
-  g.in = g.out = g.acc = Elem::C32;
-  g.blas_name = "CGEMM";
-  return run(g);
-}
-WARPSIM_CUBLAS Status cublasZgemm_v2(void* h, int ta, int tb, int m, int n, int k, const void* alpha, const void* A,
-                                     int lda, const void* B, int ldb, const void* beta, void* C, int ldc) {
-  Gemm g{h, ta, tb, m, n, k, alpha, beta, A, B, C, lda, ldb, ldc};
-  g.in = g.out = g.acc = Elem::C64;
-  g.blas_name = "ZGEMM";
-  return run(g);
-}
 // The 3M forms compute the same product (with three real multiplications instead of four).
 WARPSIM_CUBLAS Status cublasCgemm3m(void* h, int ta, int tb, int m, int n, int k, const void* alpha, const void* A,
                                     int lda, const void* B, int ldb, const void* beta, void* C, int ldc) {
@@ -608,41 +581,11 @@ WARPSIM_CUBLAS Status cublasZgemm3m(void* h, int ta, int tb, int m, int n, int k
                                     int lda, const void* B, int ldb, const void* beta, void* C, int ldc) {
   return cublasZgemm_v2(h, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
 }
-WARPSIM_CUBLAS Status cublasCgemmStridedBatched(void* h, int ta, int tb, int m, int n, int k, const void* alpha,
-                                                const void* A, int lda, long long sa, const void* B, int ldb,
-                                                long long sb, const void* beta, void* C, int ldc, long long sc,
-                                                int batch) {
-  Gemm g{h, ta, tb, m, n, k, alpha, beta, A, B, C, lda, ldb, ldc, sa, sb, sc, batch};
-  g.in = g.out = g.acc = Elem::C32;
-  return run(g);
-}
-WARPSIM_CUBLAS Status cublasZgemmStridedBatched(void* h, int ta, int tb, int m, int n, int k, const void* alpha,
-                                                const void* A, int lda, long long sa, const void* B, int ldb,
-                                                long long sb, const void* beta, void* C, int ldc, long long sc,
-                                                int batch) {
-  Gemm g{h, ta, tb, m, n, k, alpha, beta, A, B, C, lda, ldb, ldc, sa, sb, sc, batch};
-  g.in = g.out = g.acc = Elem::C64;
-  return run(g);
-}
 WARPSIM_CUBLAS Status cublasCgemm3mStridedBatched(void* h, int ta, int tb, int m, int n, int k, const void* alpha,
                                                   const void* A, int lda, long long sa, const void* B, int ldb,
                                                   long long sb, const void* beta, void* C, int ldc, long long sc,
                                                   int batch) {
   return cublasCgemmStridedBatched(h, ta, tb, m, n, k, alpha, A, lda, sa, B, ldb, sb, beta, C, ldc, sc, batch);
-}
-WARPSIM_CUBLAS Status cublasCgemmBatched(void* h, int ta, int tb, int m, int n, int k, const void* alpha,
-                                         const void* const A[], int lda, const void* const B[], int ldb,
-                                         const void* beta, void* const C[], int ldc, int batch) {
-  Gemm g{h, ta, tb, m, n, k, alpha, beta, A, B, const_cast<void**>(C), lda, ldb, ldc, 0, 0, 0, batch, true};
-  g.in = g.out = g.acc = Elem::C32;
-  return run(g);
-}
-WARPSIM_CUBLAS Status cublasZgemmBatched(void* h, int ta, int tb, int m, int n, int k, const void* alpha,
-                                         const void* const A[], int lda, const void* const B[], int ldb,
-                                         const void* beta, void* const C[], int ldc, int batch) {
-  Gemm g{h, ta, tb, m, n, k, alpha, beta, A, B, const_cast<void**>(C), lda, ldb, ldc, 0, 0, 0, batch, true};
-  g.in = g.out = g.acc = Elem::C64;
-  return run(g);
 }
 
 // ---- rank-k updates of one triangle of C: SYRK, SYR2K, SYRKX (libcublas runs them on its
@@ -793,19 +736,21 @@ namespace {
 // Parameters: nv (right-hand sides), len, alpha, A lda, B, es (elements between a vector's
 // elements), vs (elements between vectors), trans (use A^T), fwd (effective lower: forward), unit.
 std::string trsm_ptx(Elem e) {
+  // Complex elements: real parts in %v1..%v4, imaginary parts in %v9..%v12; `conj` conjugates A.
+  const bool cplx = is_complex(e);
   const std::string t = elem_ptx(e), b = std::to_string(elem_bytes(e));
   std::string s = ".version 7.8\n.target sm_60\n.address_size 64\n"
-                  ".visible .entry warpsim_trsm(.param .u32 nv, .param .u32 len, .param ." + t + " alpha,\n"
-                  "  .param .u64 A, .param .u64 lda, .param .u64 B, .param .u64 es, .param .u64 vs,\n"
-                  "  .param .u32 trans, .param .u32 fwd, .param .u32 unit)\n{\n"
-                  "  .reg .pred %p<8>;\n  .reg .b32 %r<16>;\n  .reg .b64 %rd<32>;\n  .reg ." + t + " %v<8>;\n";
+                  ".visible .entry warpsim_trsm(.param .u32 nv, .param .u32 len, .param ." + t + " alpha, .param ." + t +
+                  " alpha_im,\n  .param .u64 A, .param .u64 lda, .param .u64 B, .param .u64 es, .param .u64 vs,\n"
+                  "  .param .u32 trans, .param .u32 fwd, .param .u32 unit, .param .u32 conj)\n{\n"
+                  "  .reg .pred %p<8>;\n  .reg .b32 %r<16>;\n  .reg .b64 %rd<32>;\n  .reg ." + t + " %v<24>;\n";
   s += R"(  mov.u32 %r1, %ctaid.x; mov.u32 %r2, %ntid.x; mov.u32 %r3, %tid.x; mad.lo.s32 %r4, %r1, %r2, %r3;
   ld.param.u32 %r5, [nv]; setp.ge.u32 %p1, %r4, %r5; @%p1 bra DONE;
   ld.param.u32 %r6, [len]; ld.param.u64 %rd1, [A]; ld.param.u64 %rd2, [lda]; ld.param.u64 %rd3, [B];
   ld.param.u64 %rd4, [es]; ld.param.u64 %rd5, [vs]; ld.param.u32 %r7, [trans]; ld.param.u32 %r8, [fwd];
-  ld.param.u32 %r9, [unit];
+  ld.param.u32 %r9, [unit]; ld.param.u32 %r14, [conj]; setp.ne.u32 %p5, %r14, 0;
 )";
-  s += "  ld.param." + t + " %v1, [alpha];\n";
+  s += "  ld.param." + t + " %v1, [alpha]; ld.param." + t + " %v9, [alpha_im];\n";
   s += R"(  cvt.u64.u32 %rd6, %r4; mul.lo.s64 %rd6, %rd6, %rd5;   // the vector's first element
   setp.ne.u32 %p2, %r7, 0;                                // transposed: Aeff(r, c) = A(c, r)
   selp.b64 %rd7, %rd2, 1, %p2; selp.b64 %rd8, 1, %rd2, %p2;  // Aeff(r, c) at r * %rd7 + c * %rd8
@@ -818,7 +763,13 @@ ROW:
   mad.lo.s64 %rd10, %rd9, %rd4, %rd6;
 )";
   s += "  mad.lo.s64 %rd10, %rd10, " + b + ", %rd3;            // &x(r)\n";
-  s += "  ld.global." + t + " %v2, [%rd10]; mul.rn." + t + " %v2, %v2, %v1;\n";
+  if (cplx) {  // x = alpha b
+    s += "  ld.global.v2." + t + " {%v5, %v13}, [%rd10];\n";
+    s += "  mul.rn." + t + " %v2, %v1, %v5; neg." + t + " %v6, %v9; fma.rn." + t + " %v2, %v6, %v13, %v2;\n";
+    s += "  mul.rn." + t + " %v10, %v1, %v13; fma.rn." + t + " %v10, %v9, %v5, %v10;\n";
+  } else {
+    s += "  ld.global." + t + " %v2, [%rd10]; mul.rn." + t + " %v2, %v2, %v1;\n";
+  }
   s += R"(  // the solved elements: c < r (forward) or c > r (backward)
   mov.u32 %r12, 0; selp.b32 %r13, %r11, %r6, %p3;
   @!%p3 add.u32 %r12, %r11, 1;
@@ -827,19 +778,38 @@ SUM:
   cvt.u64.u32 %rd11, %r12;
   mul.lo.s64 %rd12, %rd9, %rd7; mad.lo.s64 %rd12, %rd11, %rd8, %rd12;
 )";
-  s += "  mad.lo.s64 %rd12, %rd12, " + b + ", %rd1; ld.global." + t + " %v3, [%rd12];\n";
-  s += "  mad.lo.s64 %rd13, %rd11, %rd4, %rd6; mad.lo.s64 %rd13, %rd13, " + b + ", %rd3; ld.global." + t + " %v4, [%rd13];\n";
-  s += "  neg." + t + " %v3, %v3; fma.rn." + t + " %v2, %v3, %v4, %v2;\n";
+  if (cplx) {  // x -= a xc
+    s += "  mad.lo.s64 %rd12, %rd12, " + b + ", %rd1; ld.global.v2." + t + " {%v3, %v11}, [%rd12];\n";
+    s += "  @%p5 neg." + t + " %v11, %v11;\n";
+    s += "  mad.lo.s64 %rd13, %rd11, %rd4, %rd6; mad.lo.s64 %rd13, %rd13, " + b + ", %rd3; ld.global.v2." + t +
+         " {%v4, %v12}, [%rd13];\n";
+    s += "  neg." + t + " %v3, %v3; fma.rn." + t + " %v2, %v3, %v4, %v2; fma.rn." + t + " %v2, %v11, %v12, %v2;\n";
+    s += "  fma.rn." + t + " %v10, %v3, %v12, %v10; neg." + t + " %v11, %v11; fma.rn." + t + " %v10, %v11, %v4, %v10;\n";
+  } else {
+    s += "  mad.lo.s64 %rd12, %rd12, " + b + ", %rd1; ld.global." + t + " %v3, [%rd12];\n";
+    s += "  mad.lo.s64 %rd13, %rd11, %rd4, %rd6; mad.lo.s64 %rd13, %rd13, " + b + ", %rd3; ld.global." + t + " %v4, [%rd13];\n";
+    s += "  neg." + t + " %v3, %v3; fma.rn." + t + " %v2, %v3, %v4, %v2;\n";
+  }
   s += "  add.u32 %r12, %r12, 1; bra.uni SUM;\nDIAG:\n  @%p4 bra STORE;\n";
   s += "  mul.lo.s64 %rd12, %rd9, %rd7; mad.lo.s64 %rd12, %rd9, %rd8, %rd12; mad.lo.s64 %rd12, %rd12, " + b + ", %rd1;\n";
-  s += "  ld.global." + t + " %v3, [%rd12]; div.rn." + t + " %v2, %v2, %v3;\n";
-  s += "STORE:\n  st.global." + t + " [%rd10], %v2;\n  add.u32 %r10, %r10, 1; bra.uni ROW;\nDONE:\n  ret;\n}\n";
+  if (cplx) {  // x /= d: x conj(d) / |d|^2
+    s += "  ld.global.v2." + t + " {%v3, %v11}, [%rd12];\n  @%p5 neg." + t + " %v11, %v11;\n";
+    s += "  mul.rn." + t + " %v7, %v3, %v3; fma.rn." + t + " %v7, %v11, %v11, %v7;\n";
+    s += "  mul.rn." + t + " %v5, %v2, %v3; fma.rn." + t + " %v5, %v10, %v11, %v5;\n";
+    s += "  mul.rn." + t + " %v6, %v10, %v3; neg." + t + " %v8, %v2; fma.rn." + t + " %v6, %v8, %v11, %v6;\n";
+    s += "  div.rn." + t + " %v2, %v5, %v7; div.rn." + t + " %v10, %v6, %v7;\n";
+    s += "STORE:\n  st.global.v2." + t + " [%rd10], {%v2, %v10};\n";
+  } else {
+    s += "  ld.global." + t + " %v3, [%rd12]; div.rn." + t + " %v2, %v2, %v3;\n";
+    s += "STORE:\n  st.global." + t + " [%rd10], %v2;\n";
+  }
+  s += "  add.u32 %r10, %r10, 1; bra.uni ROW;\nDONE:\n  ret;\n}\n";
   return s;
 }
 void* trsm_kernel(Elem e) {
   Kernels& ks = kernels();
   std::lock_guard g(ks.mu);
-  const std::string key = std::string("trsm") + elem_ptx(e);
+  const std::string key = std::string("trsm") + elem_name(e);
   if (auto it = ks.fns.find(key); it != ks.fns.end()) return it->second;
   Driver& d = driver();
   void* mod = nullptr;
@@ -870,7 +840,7 @@ Status trsm(Elem e, void* h, int side, int uplo, int trans, int diag, int m, int
                  : lda < std::max(1, side == kSideLeft ? m : n)           ? 9
                  : ldb < std::max(1, m)                                   ? 11
                                                                           : 0;
-  if (info) return illegal(e == Elem::F32 ? "STRSM" : "DTRSM", info);
+  if (info) return illegal(e == Elem::F32 ? "STRSM" : e == Elem::F64 ? "DTRSM" : e == Elem::C32 ? "CTRSM" : "ZTRSM", info);
   if (m == 0 || n == 0) return kOk;
   if (!alpha) return kInvalidValue;
   void* stream = nullptr;
@@ -879,26 +849,40 @@ Status trsm(Elem e, void* h, int side, int uplo, int trans, int diag, int m, int
   void* fn = trsm_kernel(e);
   if (!fn) return kExecutionFailed;
   Driver& d = driver();
-  T a = 0;
+  // alpha's parts (its imaginary part 0 for real types).
+  const size_t part = is_complex(e) ? elem_bytes(e) / 2 : elem_bytes(e);
+  alignas(8) unsigned char a[16] = {};
   if (mode == kPointerModeDevice) {
-    if (d.stream_sync(stream) != 0 || d.memcpy_dtoh(&a, uint64_t(uintptr_t(alpha)), sizeof a) != 0) return kExecutionFailed;
+    if (d.stream_sync(stream) != 0 || d.memcpy_dtoh(a, uint64_t(uintptr_t(alpha)), elem_bytes(e)) != 0)
+      return kExecutionFailed;
   } else {
-    a = *alpha;
+    std::memcpy(a, alpha, elem_bytes(e));
   }
+  if (!is_complex(e)) std::memset(a + part, 0, part);
   // Left: op(A) x = alpha b for each column of B. Right: X op(A) = alpha B is op(A)^T x = alpha b for
-  // each row x of X. The effective matrix is lower (forward substitution) when A's stored
-  // triangle is lower and not transposed, or upper and transposed.
+  // each row x of X (op(A)^T of a conjugate transpose: conj(A), not transposed). The effective
+  // matrix is lower (forward substitution) when A's stored triangle is lower and not transposed,
+  // or upper and transposed.
   const bool left = side == kSideLeft;
   const bool t = left ? trans != kOpN : trans == kOpN;
+  unsigned conj = is_complex(e) && trans == kOpC;
   unsigned nv = unsigned(left ? n : m), len = unsigned(left ? m : n);
   uint64_t pa = uintptr_t(A), ulda = uint64_t(lda), pb = uintptr_t(B);
   uint64_t es = left ? 1 : uint64_t(ldb), vs = left ? uint64_t(ldb) : 1;
   unsigned tr = t, fwd = (uplo == kFillLower) != t, unit = diag == kDiagUnit;
-  void* params[] = {&nv, &len, &a, &pa, &ulda, &pb, &es, &vs, &tr, &fwd, &unit};
+  void* params[] = {&nv, &len, a, a + part, &pa, &ulda, &pb, &es, &vs, &tr, &fwd, &unit, &conj};
   return d.launch(fn, (nv + 127) / 128, 1, 1, 128, 1, 1, 0, stream, params, nullptr) == 0 ? kOk : kExecutionFailed;
 }
 }  // namespace
 
+WARPSIM_CUBLAS Status cublasCtrsm_v2(void* h, int side, int uplo, int trans, int diag, int m, int n, const void* alpha,
+                                     const void* A, int lda, void* B, int ldb) {
+  return trsm<void>(Elem::C32, h, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb);
+}
+WARPSIM_CUBLAS Status cublasZtrsm_v2(void* h, int side, int uplo, int trans, int diag, int m, int n, const void* alpha,
+                                     const void* A, int lda, void* B, int ldb) {
+  return trsm<void>(Elem::C64, h, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb);
+}
 WARPSIM_CUBLAS Status cublasStrsm_v2(void* h, int side, int uplo, int trans, int diag, int m, int n, const float* alpha,
                                      const float* A, int lda, float* B, int ldb) {
   return trsm<float>(Elem::F32, h, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb);
@@ -1252,6 +1236,15 @@ WARPSIM_GEMM64(Z, void)
 WARPSIM_TRSM_GEMV64(S, float)
 WARPSIM_TRSM_GEMV64(D, double)
 #undef WARPSIM_TRSM_GEMV64
+#define WARPSIM_TRSM64(P)                                                                                            \
+  WARPSIM_CUBLAS Status cublas##P##trsm_v2_64(void* h, int side, int uplo, int trans, int diag, int64_t m, int64_t n, \
+                                              const void* alpha, const void* A, int64_t lda, void* B, int64_t ldb) { \
+    if (!fits({m, n, lda, ldb})) return 15;                                                                          \
+    return cublas##P##trsm_v2(h, side, uplo, trans, diag, int(m), int(n), alpha, A, int(lda), B, int(ldb));          \
+  }
+WARPSIM_TRSM64(C)
+WARPSIM_TRSM64(Z)
+#undef WARPSIM_TRSM64
 #define WARPSIM_GEMV64(P)                                                                                            \
   WARPSIM_CUBLAS Status cublas##P##gemv_v2_64(void* h, int trans, int64_t m, int64_t n, const void* alpha,           \
                                               const void* A, int64_t lda, const void* x, int64_t incx,               \

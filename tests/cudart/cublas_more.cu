@@ -348,6 +348,52 @@ static void zgemv(cublasHandle_t h, int op, int m, int n, int incx, int incy) {
   cudaFree(dA), cudaFree(dx), cudaFree(dy);
 }
 
+// Complex TRSM: solve, then check op(A) X = alpha B (or X op(A) = alpha B) in double.
+template <class T>
+static void ctrsm(cublasHandle_t h, int side, int uplo, int op, int diag, int m, int n, double tol) {
+  const int na = side ? n : m;
+  std::vector<cd> A(size_t(na) * na), B(size_t(m) * n);
+  for (auto& v : A) v = cd(rnd(), rnd()) / double(na);
+  for (int i = 0; i < na; ++i) A[i + size_t(i) * na] = cd(2.0 + 0.25 * (i % 3), i % 2 ? -0.5 : 0.5);
+  for (auto& v : B) v = cd(rnd(), rnd());
+  typedef decltype(T{}.x) R;
+  std::vector<T> a(A.size()), b(B.size());
+  for (size_t i = 0; i < A.size(); ++i) a[i] = T{R(A[i].real()), R(A[i].imag())};
+  for (size_t i = 0; i < B.size(); ++i) b[i] = T{R(B[i].real()), R(B[i].imag())};
+  T *dA = dev(a), *dB = dev(b);
+  const T alpha{R(0.75), R(-0.5)};
+  int st;
+  if constexpr (sizeof(R) == 4)
+    st = cublasCtrsm(h, side ? CUBLAS_SIDE_RIGHT : CUBLAS_SIDE_LEFT, uplo ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER,
+                     cublasOperation_t(op), diag ? CUBLAS_DIAG_UNIT : CUBLAS_DIAG_NON_UNIT, m, n, &alpha, dA, na, dB, m);
+  else
+    st = cublasZtrsm(h, side ? CUBLAS_SIDE_RIGHT : CUBLAS_SIDE_LEFT, uplo ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER,
+                     cublasOperation_t(op), diag ? CUBLAS_DIAG_UNIT : CUBLAS_DIAG_NON_UNIT, m, n, &alpha, dA, na, dB, m);
+  auto X = host(dB, B.size());
+  auto aeff = [&](int r, int c) -> cd {
+    if (r == c) return diag ? cd(1, 0) : A[r + size_t(c) * na];
+    if (uplo ? r > c : r < c) return 0.0;
+    return A[r + size_t(c) * na];
+  };
+  auto opa = [&](int r, int c) { return op == 0 ? aeff(r, c) : op == 1 ? aeff(c, r) : std::conj(aeff(c, r)); };
+  auto x = [&](int i, int j) { return cd(X[i + size_t(j) * m].x, X[i + size_t(j) * m].y); };
+  double err = st ? 1e30 : 0;
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < m; ++i) {
+      cd s = 0;
+      if (!side)
+        for (int l = 0; l < m; ++l) s += opa(i, l) * x(l, j);
+      else
+        for (int l = 0; l < n; ++l) s += x(i, l) * opa(l, j);
+      err = std::max(err, relerr(s, cd(0.75, -0.5) * B[i + size_t(j) * m]));
+    }
+  char name[96];
+  std::snprintf(name, sizeof name, "%ctrsm %s %s %c %s %dx%d", sizeof(R) == 4 ? 'c' : 'z', side ? "right" : "left",
+                uplo ? "upper" : "lower", "NTC"[op], diag ? "unit" : "nonunit", m, n);
+  report(name, err, tol);
+  cudaFree(dA), cudaFree(dB);
+}
+
 // GEMV with strided vectors, large enough that libcublas picks a kernel it ships as SASS only.
 static void dgemv_strided(cublasHandle_t h, int trans, int m, int n, int incx, int incy) {
   const int lx = trans ? m : n, ly = trans ? n : m;
@@ -550,6 +596,10 @@ int main() {
         trmm<float>(h, side, uplo, trans, (side + uplo + trans) % 2, 41, 35, (side + trans) % 2 == 1, 1e-5);
   trmm<double>(h, 0, 1, 1, 0, 300, 70, true, 1e-12);
   trmm<double>(h, 1, 0, 0, 1, 64, 280, false, 1e-12);
+  ctrsm<cuDoubleComplex>(h, 0, 0, 2, 0, 300, 8, 1e-11);
+  ctrsm<cuComplex>(h, 1, 1, 0, 1, 8, 260, 1e-4);
+  ctrsm<cuDoubleComplex>(h, 1, 0, 2, 0, 40, 70, 1e-11);
+  ctrsm<cuDoubleComplex>(h, 0, 1, 1, 1, 50, 30, 1e-11);
   ztrmm(h, 0, 0, 2, 0, 70, 40);
   ztrmm(h, 1, 1, 1, 1, 50, 90);
   ztrmm(h, 0, 1, 0, 0, 160, 30);
