@@ -403,25 +403,27 @@ CUDART_API abi::Error cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBloc
 }
 
 namespace {
-// The SMs of each GPC of the device (configs/*.toml: tpcs_per_gpc x sms_per_tpc).
-std::vector<uint32_t> gpc_sms(const runtime::GpuSpec& spec) {
+// The groups of SMs one cluster may spread over (configs: gpu.cluster_sm_groups, measured on our
+// H100), else the GPCs (tpcs_per_gpc x sms_per_tpc).
+std::vector<uint32_t> cluster_groups(const runtime::GpuSpec& spec) {
+  const config::Machine& m = spec.machine;
+  if (!m.cluster_sm_groups.empty()) return m.cluster_sm_groups;
   std::vector<uint32_t> out;
-  for (uint32_t t : spec.machine.tpcs_per_gpc) out.push_back(t * spec.machine.sms_per_tpc);
+  for (uint32_t t : m.tpcs_per_gpc) out.push_back(t * m.sms_per_tpc);
   if (out.empty()) out.push_back(uint32_t(spec.sm_count));
   return out;
 }
 
 // Clusters of `csize` CTAs, `per_sm` CTAs of the kernel fitting on an SM, that the GPU holds at
-// once: a cluster runs within one GPC with its CTAs on distinct SMs, so a GPC of g >= csize SMs
-// holds floor(g x per_sm / csize) of them and a smaller GPC none. This reproduces our H100's
-// answers where the CTAs are large (one or two per SM: clusters of 2..16, validation/mem/
-// h100_l2_bw_measured.csv and validation/driver/h100_clusters.out); for small CTAs (16 per SM) the
-// H100 answers fewer (528 clusters of 2, 248 of 4, where this gives 1056 and 528): a limit on the
-// clusters an SM or GPC takes part in that we have not measured.
+// once: a cluster's CTAs sit on distinct SMs of one group, so a group of g >= csize SMs holds
+// floor(g x per_sm / csize) of them and a smaller group none, with per_sm at most
+// gpu.cluster_ctas_per_sm. With the H100's groups and limit this gives each of the 160 answers of
+// validation/driver/h100_cluster_occupancy.out.
 int clusters_that_fit(const runtime::GpuSpec& spec, uint32_t csize, int per_sm) {
   if (per_sm <= 0 || csize == 0) return 0;
+  if (spec.machine.cluster_ctas_per_sm) per_sm = std::min(per_sm, int(spec.machine.cluster_ctas_per_sm));
   uint64_t n = 0;
-  for (uint32_t g : gpc_sms(spec))
+  for (uint32_t g : cluster_groups(spec))
     if (g >= csize) n += uint64_t(g) * uint64_t(per_sm) / csize;
   return int(n);
 }

@@ -23,7 +23,7 @@ func::LaunchConfig cluster_launch(func::Dim3 grid, func::Dim3 block, func::Dim3 
   return lc;
 }
 
-// Thread 0 of every CTA writes its cluster registers (10 words) at out + 40 * linear block id.
+// Thread 0 of every CTA writes its cluster registers (10 words) at out + 48 * linear block id.
 TEST(Cluster, SpecialRegisters) {
   Harness h;
   ASSERT_TRUE(h.load(kHead + R"(
@@ -39,7 +39,7 @@ TEST(Cluster, SpecialRegisters) {
   mov.u32 %r3, %ctaid.y;
   mov.u32 %r4, %nctaid.x;
   mad.lo.u32 %r5, %r3, %r4, %r2;
-  mul.wide.u32 %rd1, %r5, 40;
+  mul.wide.u32 %rd1, %r5, 48;
   ld.param.u64 %rd2, [out];
   add.s64 %rd3, %rd2, %rd1;
   mov.u32 %r6, %cluster_ctarank;
@@ -59,13 +59,13 @@ TEST(Cluster, SpecialRegisters) {
   ret;
 }
 )"));
-  uint64_t out = h.alloc(8 * 40);
+  uint64_t out = h.alloc(8 * 48);
   auto r = h.run("k", cluster_launch({4, 2, 1}, {64, 1, 1}, {2, 2, 1}), Harness::Params().add(out));
   RUN_OK(r);
-  auto v = h.download<uint32_t>(out, 8 * 10);
+  auto v = h.download<uint32_t>(out, 8 * 12);
   for (uint32_t y = 0; y < 2; ++y)
     for (uint32_t x = 0; x < 4; ++x) {
-      const uint32_t* w = &v[(y * 4 + x) * 10];
+      const uint32_t* w = &v[(y * 4 + x) * 12];
       SCOPED_TRACE("block " + std::to_string(x) + "," + std::to_string(y));
       EXPECT_EQ(w[0], x % 2 + 2 * (y % 2));  // rank
       EXPECT_EQ(w[1], 4u);
@@ -81,11 +81,11 @@ TEST(Cluster, SpecialRegisters) {
   // Without clusters: one CTA per cluster, not explicit.
   auto r2 = h.run("k", {4, 2, 1}, {64, 1, 1}, Harness::Params().add(out));
   RUN_OK(r2);
-  v = h.download<uint32_t>(out, 8 * 10);
-  EXPECT_EQ(v[10 * 5 + 0], 0u);
-  EXPECT_EQ(v[10 * 5 + 1], 1u);
-  EXPECT_EQ(v[10 * 5 + 6], 1u);  // %clusterid.x of block (1,1)
-  EXPECT_EQ(v[10 * 5 + 9], 0u);
+  v = h.download<uint32_t>(out, 8 * 12);
+  EXPECT_EQ(v[12 * 5 + 0], 0u);
+  EXPECT_EQ(v[12 * 5 + 1], 1u);
+  EXPECT_EQ(v[12 * 5 + 6], 1u);  // %clusterid.x of block (1,1)
+  EXPECT_EQ(v[12 * 5 + 9], 0u);
 }
 
 // mapa gives (rank + 1) << 24 | offset for shared::cluster addresses and the generic window plus
