@@ -419,6 +419,8 @@ void read_machine(Reader& rd, Machine& m) {
   rd.u32("gpu.gpcs", m.gpcs);
   rd.u32_list("gpu.tpcs_per_gpc", m.tpcs_per_gpc, 1, 1024);
   rd.u32("gpu.sms_per_tpc", m.sms_per_tpc);
+  if (rd.get("gpu.cluster_sm_groups")) rd.u32_list("gpu.cluster_sm_groups", m.cluster_sm_groups, 1, 1024);  // optional
+  if (rd.get("gpu.cluster_ctas_per_sm")) rd.u32("gpu.cluster_ctas_per_sm", m.cluster_ctas_per_sm);          // optional
   rd.u32("gpu.sms", m.sms);
   rd.f64("gpu.sm_clock_mhz", m.sm_clock_mhz);
   rd.f64("gpu.mem_clock_mhz", m.mem_clock_mhz);
@@ -748,6 +750,12 @@ bool validate(const Machine& m, std::string& error) {
   for (auto t : m.tpcs_per_gpc) {
     if (t == 0) return bad("gpu.tpcs_per_gpc: every GPC needs at least one TPC");
     tpcs += t;
+  }
+  {
+    uint64_t in_groups = 0;
+    for (auto g : m.cluster_sm_groups) in_groups += g;
+    if (in_groups > m.sms)
+      return bad(fmt::format("gpu.cluster_sm_groups: {} SMs in the groups, more than the {} SMs", in_groups, m.sms));
   }
   if (tpcs * m.sms_per_tpc != m.sms)
     return bad(fmt::format("gpu.sms: {} SMs, but gpu.tpcs_per_gpc sums to {} TPCs x {} SMs/TPC = {}", m.sms, tpcs,

@@ -146,6 +146,11 @@ struct Machine {
   uint32_t gpcs = 0;
   std::vector<uint32_t> tpcs_per_gpc;  // length gpcs; sum * sms_per_tpc = sms
   uint32_t sms_per_tpc = 2;
+  // Thread-block clusters (sm_90; optional, empty/0 elsewhere): the groups of SMs one cluster's
+  // CTAs may spread over (each on its own SM) as the cluster occupancy query counts them, and the
+  // most CTAs per SM it counts; empty: the GPCs, 0: no limit beyond occupancy.
+  std::vector<uint32_t> cluster_sm_groups;
+  uint32_t cluster_ctas_per_sm = 0;
   uint32_t sms = 0;
   double sm_clock_mhz = 0;   // boost clock: cycles -> time
   double mem_clock_mhz = 0;

@@ -40,6 +40,7 @@ enum : Error {
   ErrCooperativeLaunchTooLarge = 720,
   ErrNotSupported = 801,
   ErrGraphExecUpdateFailure = 910,
+  ErrInvalidClusterSize = 912,
   ErrStreamCaptureUnsupported = 900,
   ErrStreamCaptureUnmatched = 903,
   ErrUnknown = 999,

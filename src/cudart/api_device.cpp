@@ -9,6 +9,7 @@
 
 #include "cudart/device_props.hpp"
 #include "cudart/export.hpp"
+#include "cudart/launch.hpp"
 #include "cudart/state.hpp"
 #include "runtime/occupancy.hpp"
 
@@ -372,6 +373,13 @@ CUDART_API abi::Error cudaFuncGetAttributes(abi::FuncAttributes* attr, const voi
   attr->maxDynamicSharedSizeBytes =
       k->max_dynamic_smem ? k->max_dynamic_smem : int(spec.smem_per_block - attr->sharedSizeBytes);
   attr->preferredShmemCarveout = k->carveout;
+  // __cluster_dims__ (.reqnctapercluster) and the non-portable opt-in
+  if (k->fn->perf.reqnctapercluster_dims) {
+    attr->requiredClusterWidth = int(std::max(1u, k->fn->perf.reqnctapercluster[0]));
+    attr->requiredClusterHeight = int(std::max(1u, k->fn->perf.reqnctapercluster[1]));
+    attr->requiredClusterDepth = int(std::max(1u, k->fn->perf.reqnctapercluster[2]));
+  }
+  attr->nonPortableClusterSizeAllowed = k->nonportable_cluster;
   return 0;
 }
 
@@ -389,6 +397,11 @@ CUDART_API abi::Error cudaFuncSetAttribute(const void* func, int attr, int value
   if (attr == 9) {  // cudaFuncAttributePreferredSharedMemoryCarveout: -1 (default) or 0..100 percent
     if (value < -1 || value > 100) return ret(abi::ErrInvalidValue);
     k.carveout = value;
+    return 0;
+  }
+  if (attr == 14) {  // cudaFuncAttributeNonPortableClusterSizeAllowed
+    if (value != 0 && value != 1) return ret(abi::ErrInvalidValue);
+    k.nonportable_cluster = value;
     return 0;
   }
   if (attr >= 10 && attr <= 15) return 0;  // cluster hints
@@ -413,6 +426,89 @@ CUDART_API abi::Error cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int
 CUDART_API abi::Error cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, const void* func, int blockSize,
                                                                     size_t dynamicSMemSize) {
   return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks, func, blockSize, dynamicSMemSize, 0);
+}
+
+namespace {
+// The groups of SMs one cluster may spread over (configs: gpu.cluster_sm_groups, measured on our
+// H100), else the GPCs (tpcs_per_gpc x sms_per_tpc).
+std::vector<uint32_t> cluster_groups(const runtime::GpuSpec& spec) {
+  const config::Machine& m = spec.machine;
+  if (!m.cluster_sm_groups.empty()) return m.cluster_sm_groups;
+  std::vector<uint32_t> out;
+  for (uint32_t t : m.tpcs_per_gpc) out.push_back(t * m.sms_per_tpc);
+  if (out.empty()) out.push_back(uint32_t(spec.sm_count));
+  return out;
+}
+
+// Clusters of `csize` CTAs, `per_sm` CTAs of the kernel fitting on an SM, that the GPU holds at
+// once: a cluster's CTAs sit on distinct SMs of one group, so a group of g >= csize SMs holds
+// floor(g x per_sm / csize) of them and a smaller group none, with per_sm at most
+// gpu.cluster_ctas_per_sm. With the H100's groups and limit this gives each of the 160 answers of
+// validation/driver/h100_cluster_occupancy.out.
+int clusters_that_fit(const runtime::GpuSpec& spec, uint32_t csize, int per_sm) {
+  if (per_sm <= 0 || csize == 0) return 0;
+  if (spec.machine.cluster_ctas_per_sm) per_sm = std::min(per_sm, int(spec.machine.cluster_ctas_per_sm));
+  uint64_t n = 0;
+  for (uint32_t g : cluster_groups(spec))
+    if (g >= csize) n += uint64_t(g) * uint64_t(per_sm) / csize;
+  return int(n);
+}
+
+// The cluster dimension attribute of a launch configuration, if any.
+const abi::LaunchAttribute* cluster_attr(const abi::LaunchConfig* c) {
+  for (unsigned i = 0; c->attrs && i < c->numAttrs; ++i)
+    if (c->attrs[i].id == abi::LaunchAttributeClusterDimension) return &c->attrs[i];
+  return nullptr;
+}
+}  // namespace
+
+// How many clusters of the configuration's shape (its cluster attribute, else the kernel's
+// __cluster_dims__) can be resident at once.
+CUDART_API abi::Error cudaOccupancyMaxActiveClusters(int* numClusters, const void* func, const abi::LaunchConfig* config) {
+  State& s = State::get();
+  std::lock_guard g(s.mu);
+  if (!numClusters || !config) return ret(abi::ErrInvalidValue);
+  int err = 0;
+  KernelEntry* k = kernel_for(s, func, err);
+  if (!k) return ret(err);
+  const abi::LaunchAttribute* a = cluster_attr(config);
+  abi::Dim3 dim = a ? abi::Dim3{a->val.clusterDim.x, a->val.clusterDim.y, a->val.clusterDim.z} : abi::Dim3{1, 1, 1};
+  func::Dim3 shape;
+  bool explicit_cluster = false;
+  if (int e = cluster_shape(s.dev->spec(), *k->fn, k->nonportable_cluster, config->gridDim, a ? &dim : nullptr, shape,
+                            explicit_cluster))
+    return ret(e);
+  const int threads = int(config->blockDim.x * config->blockDim.y * config->blockDim.z);
+  if (threads <= 0) return ret(abi::ErrInvalidValue);
+  const int per_sm =
+      runtime::occupancy(s.dev->spec(), kernel_usage(s.dev->spec(), *k), threads, config->dynamicSmemBytes).blocks;
+  *numClusters = clusters_that_fit(s.dev->spec(), uint32_t(shape.count()), per_sm);
+  return 0;
+}
+
+// The largest cluster a launch of this configuration could use: 8 CTAs (16 with
+// cudaFuncAttributeNonPortableClusterSizeAllowed), or fewer where no GPC holds that many of its CTAs.
+CUDART_API abi::Error cudaOccupancyMaxPotentialClusterSize(int* clusterSize, const void* func,
+                                                           const abi::LaunchConfig* config) {
+  State& s = State::get();
+  std::lock_guard g(s.mu);
+  if (!clusterSize || !config) return ret(abi::ErrInvalidValue);
+  int err = 0;
+  KernelEntry* k = kernel_for(s, func, err);
+  if (!k) return ret(err);
+  const runtime::GpuSpec& spec = s.dev->spec();
+  if (spec.cc_major < 9) {
+    *clusterSize = 1;  // no clusters before sm_90
+    return 0;
+  }
+  const int threads = int(config->blockDim.x * config->blockDim.y * config->blockDim.z);
+  if (threads <= 0) return ret(abi::ErrInvalidValue);
+  const int per_sm = runtime::occupancy(spec, kernel_usage(spec, *k), threads, config->dynamicSmemBytes).blocks;
+  int best = 0;
+  for (uint32_t c = k->nonportable_cluster ? 16 : 8; c >= 1 && !best; --c)
+    if (clusters_that_fit(spec, c, per_sm) > 0) best = int(c);
+  *clusterSize = best;
+  return 0;
 }
 
 // The cudaThread* names of CUDA 3 (removed from the CUDA 13 headers, still exported by its

@@ -38,33 +38,35 @@ int access_window_from(const abi::AccessPolicyWindow& w, size_t max_window, timi
   return 0;
 }
 
-namespace {
-// The first instruction of a kernel that would see a cluster of more than one CTA differently
-// from a one-CTA cluster (the functional engine runs one-CTA clusters): the cluster special
-// registers, cluster barriers, mapa/getctarank and shared::cluster loads, stores and atomics; -1
-// if none. (Bulk copies to shared::cluster addresses of the CTA itself behave the same.)
-int cluster_feature(const ptx::Function& f) {
-  using ptx::Opcode;
-  using ptx::SReg;
-  for (size_t i = 0; i < f.instrs.size(); ++i) {
-    const ptx::Instruction& ins = f.instrs[i];
-    if (ins.op == Opcode::Mapa || ins.op == Opcode::Getctarank) return int(i);
-    if (ins.op == Opcode::Barrier && ins.has(ptx::Mod::cluster)) return int(i);
-    if ((ins.op == Opcode::Ld || ins.op == Opcode::St || ins.op == Opcode::Atom || ins.op == Opcode::Red) &&
-        ins.has(ptx::Mod::shared_cluster))
-      return int(i);
-    for (const ptx::Operand& o : ins.operands)
-      if (o.kind == ptx::Operand::Kind::SpecialReg &&
-          (o.sreg == SReg::Clusterid || o.sreg == SReg::Nclusterid || o.sreg == SReg::ClusterCtaid ||
-           o.sreg == SReg::ClusterNctaid || o.sreg == SReg::ClusterCtarank || o.sreg == SReg::ClusterNctarank))
-        return int(i);
+int cluster_shape(const runtime::GpuSpec& spec, const ptx::Function& fn, bool nonportable, abi::Dim3 grid,
+                  const abi::Dim3* attr, func::Dim3& out, bool& explicit_cluster) {
+  const auto& d = fn.perf.reqnctapercluster;
+  const bool declared = fn.perf.reqnctapercluster_dims != 0;
+  const func::Dim3 decl{std::max(1u, d[0]), std::max(1u, d[1]), std::max(1u, d[2])};
+  out = func::Dim3{};
+  explicit_cluster = declared || attr || fn.perf.explicitcluster;
+  if (attr) {
+    out = func::Dim3{attr->x, attr->y, attr->z};
+    if (!out.x || !out.y || !out.z) return abi::ErrInvalidClusterSize;
+    if (declared && (out.x != decl.x || out.y != decl.y || out.z != decl.z)) return abi::ErrInvalidClusterSize;
+  } else if (declared) {
+    out = decl;
   }
-  return -1;
+  if (out.count() > 1 && spec.cc_major < 9) {
+    fmt::print(stderr, "warpsim: kernel {} is launched with clusters of {} CTAs: thread-block clusters need compute "
+               "capability 9.0, the {} has {}.{}; the launch fails with cudaErrorNotSupported\n",
+               fn.name, out.count(), spec.name, spec.cc_major, spec.cc_minor);
+    return abi::ErrNotSupported;
+  }
+  // 8 CTAs is the portable limit; the H100 allows 16 with the opt-in (CUDA Programming Guide,
+  // Thread Block Clusters).
+  if (out.count() > (nonportable ? 16u : 8u)) return abi::ErrInvalidClusterSize;
+  if (grid.x % out.x || grid.y % out.y || grid.z % out.z) return abi::ErrInvalidClusterSize;
+  return 0;
 }
-}  // namespace
 
 int launch_kernel(const void* func, abi::Dim3 grid, abi::Dim3 block, void** args, size_t shmem, void* stream,
-                  const timing::AccessWindow* window, bool cooperative, unsigned cluster_ctas) {
+                  const timing::AccessWindow* window, bool cooperative, const abi::Dim3* cluster) {
   // Into a capturing stream: recorded with its arguments, not run.
   if (int err = 0; capture_launch(func, grid, block, args, shmem, stream, cooperative, err)) return err ? ret(err) : 0;
   State& s = State::instance();
@@ -86,24 +88,13 @@ int launch_kernel(const void* func, abi::Dim3 grid, abi::Dim3 block, void** args
   }
   KernelEntry& k = it->second;
   if (int e = s.resolve(k)) return ret(e);
-  // Clusters of several CTAs (a launch attribute or the kernel's __cluster_dims__) are run as
-  // one-CTA clusters; a kernel that would notice is refused rather than given wrong answers.
-  {
-    const auto& d = k.fn->perf.reqnctapercluster;
-    const unsigned declared =
-        k.fn->perf.reqnctapercluster_dims ? std::max(1u, d[0]) * std::max(1u, d[1]) * std::max(1u, d[2]) : 1;
-    if (std::max(cluster_ctas, declared) > 1) {
-      if (k.cluster_feature == -2) k.cluster_feature = cluster_feature(*k.fn);
-      if (k.cluster_feature >= 0) {
-        const auto& ins = k.fn->instrs[size_t(k.cluster_feature)];
-        fmt::print(stderr,
-                   "warpsim: kernel {} is launched with clusters of {} CTAs and uses them (PTX line {}): clusters of "
-                   "more than one CTA (distributed shared memory, cluster barriers and ranks) are not supported; "
-                   "the launch fails with cudaErrorNotSupported\n",
-                   k.name, std::max(cluster_ctas, declared), ins.pos.line);
-        return ret(abi::ErrNotSupported);
-      }
-    }
+  func::Dim3 cdim;
+  bool explicit_cluster = false;
+  if (int e = cluster_shape(s.dev->spec(), *k.fn, k.nonportable_cluster, grid, cluster, cdim, explicit_cluster)) {
+    if (s.opts.trace)
+      fmt::print(stderr, "warpsim: launch of {}: grid ({},{},{}) with clusters of ({},{},{}) refused\n", k.name, grid.x,
+                 grid.y, grid.z, cdim.x, cdim.y, cdim.z);
+    return ret(e);
   }
   runtime::LaunchRequest req;
   req.grid = func::Dim3{grid.x, grid.y, grid.z};
@@ -114,6 +105,8 @@ int launch_kernel(const void* func, abi::Dim3 grid, abi::Dim3 block, void** args
   req.regs_estimated = k.regs_estimated;
   req.usage = kernel_usage(s.dev->spec(), k);
   req.cooperative = cooperative;
+  req.cluster = cdim;
+  req.explicit_cluster = explicit_cluster;
   if (window) req.window = *window;
   else if (const abi::LaunchAttributeValue* v = s.stream_attr(stream, abi::LaunchAttributeAccessPolicyWindow))
     access_window_from(v->accessPolicyWindow, SIZE_MAX, req.window);  // checked when it was set
@@ -209,8 +202,8 @@ CUDART_API abi::Error cudaLaunchCooperativeKernel_ptsz(const void* func, abi::Di
 }
 
 
-// Launch attributes: the access-policy window is applied; cluster dimensions are checked against
-// what the kernel does (launch_kernel); the others (priorities, ...) are hints without effect here.
+// Launch attributes: the access-policy window is applied; cluster dimensions shape the launch's
+// clusters (launch_kernel); the others (priorities, ...) are hints without effect here.
 CUDART_API abi::Error cudaLaunchKernelExC(const abi::LaunchConfig* config, const void* func, void** args) {
   if (!config) return ret(abi::ErrInvalidValue);
   if (config->numAttrs && !config->attrs) return ret(abi::ErrInvalidValue);
@@ -219,18 +212,21 @@ CUDART_API abi::Error cudaLaunchKernelExC(const abi::LaunchConfig* config, const
   // instance(), not get(): a launch into a created stream must not run the queued launches.
   const size_t max_window = size_t(std::max(0, State::instance().dev->spec().access_policy_max_window));
   bool cooperative = false;
-  unsigned cluster_ctas = 1;
+  abi::Dim3 cluster{1, 1, 1};
+  bool has_cluster = false;
   for (unsigned i = 0; i < config->numAttrs; ++i) {
     const abi::LaunchAttribute& a = config->attrs[i];
     if (a.id == abi::LaunchAttributeCooperative) cooperative = a.val.cooperative != 0;
-    if (a.id == abi::LaunchAttributeClusterDimension)
-      cluster_ctas = std::max(1u, a.val.clusterDim.x) * std::max(1u, a.val.clusterDim.y) * std::max(1u, a.val.clusterDim.z);
+    if (a.id == abi::LaunchAttributeClusterDimension) {
+      cluster = abi::Dim3{a.val.clusterDim.x, a.val.clusterDim.y, a.val.clusterDim.z};
+      has_cluster = true;
+    }
     if (a.id != abi::LaunchAttributeAccessPolicyWindow) continue;
     if (int e = access_window_from(a.val.accessPolicyWindow, max_window, win)) return ret(e);
     has_window = true;
   }
   return launch_kernel(func, config->gridDim, config->blockDim, args, config->dynamicSmemBytes, config->stream,
-                       has_window ? &win : nullptr, cooperative, cluster_ctas);
+                       has_window ? &win : nullptr, cooperative, has_cluster ? &cluster : nullptr);
 }
 
 CUDART_API abi::Error cudaLaunchKernelExC_ptsz(const abi::LaunchConfig* config, const void* func, void** args) {

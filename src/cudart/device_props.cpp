@@ -21,6 +21,7 @@ void fill_props(const runtime::GpuSpec& g, abi::DeviceProp& p) {
   }
   p.totalConstMem = g.const_mem;
   p.major = g.cc_major;
+  p.clusterLaunch = g.cc_major >= 9;  // thread-block clusters (sm_90)
   p.minor = g.cc_minor;
   p.textureAlignment = 512;
   p.texturePitchAlignment = 32;
@@ -116,7 +117,7 @@ bool device_attribute(const runtime::GpuSpec& g, int attr, int& v) {
     case 109: v = g.access_policy_max_window; return true;
     case 111: v = int(g.reserved_smem_per_block); return true;
     case 115: v = 1; return true;
-    case 120: v = 0; return true;  // clusters are sm_90
+    case 120: v = g.cc_major >= 9; return true;  // cudaDevAttrClusterLaunch: thread-block clusters are sm_90
     case 130: v = 0; return true;
     case 131: case 134: v = -1; return true;
     default:

@@ -43,7 +43,7 @@ struct KernelEntry {
   int carveout = -1;              // cudaFuncAttributePreferredSharedMemoryCarveout
   KernelResources res;            // registers, stack, launch bounds (set by resolve)
   bool regs_estimated = false;    // no cubin: registers estimated from the PTX
-  int cluster_feature = -2;       // first instruction that needs multi-CTA clusters, -1 none, -2 not yet looked for
+  bool nonportable_cluster = false;  // cudaFuncAttributeNonPortableClusterSizeAllowed: clusters up to 16 CTAs
 };
 
 // Registers per thread estimated from a kernel's PTX when the fatbinary has no cubin for the

@@ -145,15 +145,21 @@ int special_slot_of(const Operand& o) {
     case SReg::DynamicSmemSize: return Program::DynSmem;
     case SReg::TotalSmemSize: return Program::TotalSmem;
     case SReg::WarpSz: return Program::WarpSz;
+    case SReg::ClusterCtaid: return Program::ClusterCtaidX + comp;
+    case SReg::ClusterNctaid: return Program::ClusterNctaidX + comp;
+    case SReg::Clusterid: return Program::ClusteridX + comp;
+    case SReg::Nclusterid: return Program::NclusteridX + comp;
+    case SReg::ClusterCtarank: return Program::ClusterCtarank;
+    case SReg::ClusterNctarank: return Program::ClusterNctarank;
     default: return -1;
   }
 }
 
 // The materialised special registers a function reads (bit per Program::SpecialSlot).
-uint32_t specials_read(const Function& f) {
-  uint32_t used = 0;
+uint64_t specials_read(const Function& f) {
+  uint64_t used = 0;
   auto walk = [&](auto&& self, const Operand& o) -> void {
-    if (int s = special_slot_of(o); s >= 0) used |= 1u << s;
+    if (int s = special_slot_of(o); s >= 0) used |= 1ull << s;
     for (auto& e : o.elems) self(self, e);
   };
   for (auto& ins : f.instrs)
@@ -428,8 +434,8 @@ DecodeResult decode(const Module& m, const VariableAddresses& vars, const Decode
   // touches one contiguous range (each slot is 256 bytes, and the first wave of a kernel creates
   // thousands of warps on fresh pages); those read by device functions, which any kernel may
   // call, in one block at the start.
-  std::vector<uint32_t> fn_specials(prog.funcs.size());
-  uint32_t shared_specials = 0;
+  std::vector<uint64_t> fn_specials(prog.funcs.size());
+  uint64_t shared_specials = 0;
   for (size_t fi = 0; fi < prog.funcs.size(); ++fi) {
     fn_specials[fi] = specials_read(*prog.funcs[fi].src);
     if (!prog.funcs[fi].is_entry) shared_specials |= fn_specials[fi];

@@ -415,6 +415,20 @@ struct CtaRunner {
           case Program::DynSmem: v = launch.dynamic_smem; break;
           case Program::TotalSmem: v = cta.shared.size(); break;
           case Program::WarpSz: v = kWarpSize; break;
+          case Program::ClusterCtaidX: v = cta.id.x % launch.cluster.x; break;
+          case Program::ClusterCtaidY: v = cta.id.y % launch.cluster.y; break;
+          case Program::ClusterCtaidZ: v = cta.id.z % launch.cluster.z; break;
+          case Program::ClusterNctaidX: v = launch.cluster.x; break;
+          case Program::ClusterNctaidY: v = launch.cluster.y; break;
+          case Program::ClusterNctaidZ: v = launch.cluster.z; break;
+          case Program::ClusteridX: v = cta.id.x / launch.cluster.x; break;
+          case Program::ClusteridY: v = cta.id.y / launch.cluster.y; break;
+          case Program::ClusteridZ: v = cta.id.z / launch.cluster.z; break;
+          case Program::NclusteridX: v = launch.grid.x / launch.cluster.x; break;
+          case Program::NclusteridY: v = launch.grid.y / launch.cluster.y; break;
+          case Program::NclusteridZ: v = launch.grid.z / launch.cluster.z; break;
+          case Program::ClusterCtarank: v = cta.cluster_rank; break;
+          case Program::ClusterNctarank: v = launch.cluster.count(); break;
           default: break;
         }
         r[l] = v;
@@ -616,7 +630,8 @@ struct CtaRunner {
 
   static bool finished(const Warp& w) {
     return w.lanes_in(LaneState::Ready) == 0 && w.lanes_in(LaneState::BarrierWait) == 0 &&
-           w.lanes_in(LaneState::WarpSyncWait) == 0 && w.lanes_in(LaneState::MbarrierWait) == 0;
+           w.lanes_in(LaneState::WarpSyncWait) == 0 && w.lanes_in(LaneState::MbarrierWait) == 0 &&
+           w.lanes_in(LaneState::ClusterWait) == 0;
   }
 
   // One time slice of every unfinished warp, at most `slice` instructions each.
@@ -655,11 +670,15 @@ struct CtaRunner {
       Warp& w = *wp;
       if (w.done) continue;
       uint32_t bw = w.lanes_in(LaneState::BarrierWait), sw = w.lanes_in(LaneState::WarpSyncWait);
-      uint32_t mw = w.lanes_in(LaneState::MbarrierWait);
-      if (!first && (bw | sw | mw)) {
+      uint32_t mw = w.lanes_in(LaneState::MbarrierWait), cw = w.lanes_in(LaneState::ClusterWait);
+      if (!first && (bw | sw | mw | cw)) {
         first = &w;
-        lane = unsigned(std::countr_zero(bw | sw | mw));
+        lane = unsigned(std::countr_zero(bw | sw | mw | cw));
       }
+      if (cw)
+        waits += fmt::format("; warp {}: {} threads wait at the cluster barrier (pc {}; {} of the cluster's {} live "
+                             "threads arrived)", w.id, std::popcount(cw), w.pc[std::countr_zero(cw)],
+                             cta.cluster->arrived, cta.cluster->live_threads);
       if (mw) {
         unsigned l = unsigned(std::countr_zero(mw));
         waits += fmt::format("; warp {}: {} threads wait on the mbarrier at shared offset 0x{:x} (pc {})", w.id,
@@ -677,7 +696,8 @@ struct CtaRunner {
     Warp& w = first ? *first : *cta.warps.front();
     ExecCtx c{prog, launch, cta, w, w.pc[lane], 0};
     c.fault(FaultKind::Deadlock, lane, 0,
-            fmt::format("every live thread of the block waits and none can proceed{}", waits));
+            fmt::format("every live thread of the block{} waits and none can proceed{}",
+                        cta.cluster && cta.cluster->ctas.size() > 1 ? " and of its cluster" : "", waits));
   }
 };
 
@@ -692,11 +712,36 @@ void lanes_exit(ExecCtx& ctx, uint32_t mask) {
     }
   ctx.blocked |= mask;
   ctx.cta.live_threads -= uint32_t(std::popcount(mask));
+  if (Cluster* cl = ctx.cta.cluster) {
+    cl->live_threads -= uint32_t(std::popcount(mask));
+    // An arrival of this phase by a thread that now exits no longer counts: it is not live.
+    for (uint32_t m = mask; m; m &= m - 1)
+      if (ctx.w.cluster_arrival[std::countr_zero(m)] == cl->phase + 1) --cl->arrived;
+    cluster_barrier_check(*cl);
+  }
   // Barriers that counted on these threads may complete now.
   for (uint32_t id = 0; id < ctx.cta.barriers.size(); ++id) {
     BarrierState& b = ctx.cta.barriers[id];
     if (b.arrived && b.expected == 0 && b.arrived >= ctx.cta.live_threads) barrier_arrive(ctx, id, 0, 0, false);
   }
+}
+
+void cluster_barrier_check(Cluster& cl) {
+  if (!cl.arrived || cl.arrived < cl.live_threads) return;
+  cl.arrived = 0;
+  ++cl.phase;
+  for (Cta* c : cl.ctas)
+    for (auto& wp : c->warps) {
+      Warp& w = *wp;
+      bool any = false;
+      for (unsigned l = 0; l < kWarpSize; ++l)
+        if (w.state[l] == LaneState::ClusterWait) w.state[l] = LaneState::Ready, any = true;
+      if (any) {
+        w.done = false;
+        w.converged = false;
+        ++w.wake_gen;
+      }
+    }
 }
 
 bool warp_sync(ExecCtx& ctx, uint32_t members) {
@@ -801,7 +846,14 @@ bool Engine::prepare(const LoadedModule& m, const std::string& kernel, const Lau
   ls.kernel = k;
   ls.storage_pool = &m.storage_pool;
   ls.mem = &mem_;
+  if (lc.cluster.x == 0 || lc.cluster.y == 0 || lc.cluster.z == 0 || lc.grid.x % lc.cluster.x ||
+      lc.grid.y % lc.cluster.y || lc.grid.z % lc.cluster.z)
+    return fail(FaultKind::IllegalInstruction,
+                fmt::format("grid ({},{},{}) is not a whole number of clusters of ({},{},{}) CTAs", lc.grid.x, lc.grid.y,
+                            lc.grid.z, lc.cluster.x, lc.cluster.y, lc.cluster.z));
   ls.grid = lc.grid;
+  ls.cluster = lc.cluster;
+  ls.explicit_cluster = lc.explicit_cluster;
   ls.block = lc.block;
   ls.dynamic_smem = lc.dynamic_smem;
   ls.params = lc.params;
@@ -853,6 +905,30 @@ struct ResidentCta {
   ResidentCta(const Program& prog, LaunchState& ls, const EngineConfig& cfg, const std::vector<uint32_t>* rpcs)
       : runner{prog, ls, cfg, cta, rpcs} {}
 };
+// The CTAs of one cluster (one CTA without clusters): resident together, taking turns, and kept
+// (with their shared memory, which the others may still read) until all of them have finished.
+struct ResidentCluster {
+  Cluster cluster;
+  std::vector<std::unique_ptr<ResidentCta>> ctas;
+  std::vector<uint8_t> done;
+  // One slice of every unfinished CTA: Done when all are done, Stuck when none ran.
+  CtaRunner::Round round(uint64_t slice) {
+    bool progress = false, all = true;
+    for (size_t i = 0; i < ctas.size(); ++i) {
+      if (done[i]) continue;
+      const auto r = ctas[i]->runner.round(slice);
+      if (r == CtaRunner::Round::Fault) return r;
+      progress |= r != CtaRunner::Round::Stuck;
+      if (r == CtaRunner::Round::Done) done[i] = 1;
+      else all = false;
+    }
+    return all ? CtaRunner::Round::Done : progress ? CtaRunner::Round::Progress : CtaRunner::Round::Stuck;
+  }
+  void report_deadlock() {
+    for (size_t i = 0; i < ctas.size(); ++i)
+      if (!done[i]) return ctas[i]->runner.report_deadlock();
+  }
+};
 // Warp instructions a CTA may run alone before the launch assumes it waits for another CTA.
 constexpr uint64_t kSoloBudget = 1u << 20;
 }  // namespace
@@ -862,18 +938,34 @@ LaunchResult Engine::launch(const LoadedModule& m, const std::string& kernel, co
   LaunchResult res;
   if (!prepare(m, kernel, lc, ls, res)) return res;
   const uint64_t total = lc.grid.count();
-  uint64_t next = 0;  // the next CTA (in x, y, z order) to become resident
+  const Dim3 cdim = ls.cluster;
+  const uint64_t csize = cdim.count();
+  const Dim3 cgrid{lc.grid.x / cdim.x, lc.grid.y / cdim.y, lc.grid.z / cdim.z};
+  const uint64_t nclusters = cgrid.count();
+  uint64_t next = 0;  // the next cluster (in x, y, z order of %clusterid) to become resident
   uint64_t next_progress = lc.progress_every;
   uint64_t finished = 0;
   auto admit = [&]() {
-    const Dim3 id{uint32_t(next % lc.grid.x), uint32_t(next / lc.grid.x % lc.grid.y),
-                  uint32_t(next / (uint64_t(lc.grid.x) * lc.grid.y))};
-    auto r = std::make_unique<ResidentCta>(m.prog, ls, cfg_, cfg_.reconvergence_stack ? &ls.rpcs : nullptr);
-    init_cta(r->cta, ls, id);
-    ls.smid = uint32_t(next % cfg_.num_sms);  // read when the warps are made
-    r->runner.create_warps();
+    auto g = std::make_unique<ResidentCluster>();
+    g->cluster.dims = cdim;
+    g->cluster.id = Dim3{uint32_t(next % cgrid.x), uint32_t(next / cgrid.x % cgrid.y),
+                         uint32_t(next / (uint64_t(cgrid.x) * cgrid.y))};
+    for (uint32_t rank = 0; rank < csize; ++rank) {
+      const Dim3 id{g->cluster.id.x * cdim.x + rank % cdim.x, g->cluster.id.y * cdim.y + rank / cdim.x % cdim.y,
+                    g->cluster.id.z * cdim.z + rank / (cdim.x * cdim.y)};
+      auto r = std::make_unique<ResidentCta>(m.prog, ls, cfg_, cfg_.reconvergence_stack ? &ls.rpcs : nullptr);
+      init_cta(r->cta, ls, id);
+      r->cta.cluster = &g->cluster;
+      r->cta.cluster_rank = rank;
+      g->cluster.ctas.push_back(&r->cta);
+      g->cluster.live_threads += r->cta.nthreads;
+      ls.smid = uint32_t((next * csize + rank) % cfg_.num_sms);  // read when the warps are made
+      r->runner.create_warps();
+      g->ctas.push_back(std::move(r));
+    }
+    g->done.assign(csize, 0);
     ++next;
-    return r;
+    return g;
   };
   auto report_progress = [&] {
     if (lc.progress && ls.warp_instrs >= next_progress) {
@@ -881,21 +973,22 @@ LaunchResult Engine::launch(const LoadedModule& m, const std::string& kernel, co
       next_progress = ls.warp_instrs + lc.progress_every;
     }
   };
-  std::vector<std::unique_ptr<ResidentCta>> resident;
-  // One CTA at a time while each finishes alone within kSoloBudget (a cooperative launch skips
-  // this: its CTAs are all resident by contract).
-  while (!lc.co_resident && next < total) {
+  std::vector<std::unique_ptr<ResidentCluster>> resident;
+  // One cluster (a CTA without clusters) at a time while each finishes alone within kSoloBudget
+  // per CTA (a cooperative launch skips this: its CTAs are all resident by contract).
+  while (!lc.co_resident && next < nclusters) {
     auto r = admit();
     const uint64_t start = ls.warp_instrs;
     bool alone = true;
     for (bool running = true; running;) {
       report_progress();
-      switch (r->runner.round(4096)) {
+      switch (r->round(4096)) {
         case CtaRunner::Round::Done: running = false; break;
         case CtaRunner::Round::Fault: return finish(m, ls, std::move(res));
-        case CtaRunner::Round::Stuck: r->runner.report_deadlock(); return finish(m, ls, std::move(res));
+        case CtaRunner::Round::Stuck: r->report_deadlock(); return finish(m, ls, std::move(res));
         case CtaRunner::Round::Progress:
-          if (ls.warp_instrs - start > kSoloBudget && total > 1 && lc.resident_ctas > 1) running = alone = false;
+          if (ls.warp_instrs - start > kSoloBudget * csize && nclusters > 1 && lc.resident_ctas > csize)
+            running = alone = false;
           break;
       }
     }
@@ -903,29 +996,30 @@ LaunchResult Engine::launch(const LoadedModule& m, const std::string& kernel, co
       resident.push_back(std::move(r));
       break;
     }
-    ++finished;
+    finished += csize;
   }
-  // The rest of the grid as the GPU runs it: up to `window` CTAs resident, taking turns in short
-  // slices so that one spinning on memory another CTA will write lets that CTA run; a finished
-  // CTA's place goes to the next. Stuck only when no warp of any resident CTA can run.
-  const uint64_t window = lc.co_resident ? total : std::max<uint64_t>(lc.resident_ctas, 1);
-  while (next < total || !resident.empty()) {
-    while (resident.size() < window && next < total) resident.push_back(admit());
+  // The rest of the grid as the GPU runs it: up to `window` CTAs resident (whole clusters),
+  // taking turns in short slices so that one spinning on memory another CTA will write lets that
+  // CTA run; a finished cluster's place goes to the next. Stuck only when no warp of any resident
+  // CTA can run.
+  const uint64_t window = lc.co_resident ? total : std::max<uint64_t>(lc.resident_ctas, csize);
+  while (next < nclusters || !resident.empty()) {
+    while ((resident.size() + 1) * csize <= window && next < nclusters) resident.push_back(admit());
     bool progress = false;
     for (size_t i = 0; i < resident.size();) {
-      auto r = resident[i]->runner.round(256);
+      auto r = resident[i]->round(256);
       if (r == CtaRunner::Round::Fault) return finish(m, ls, std::move(res));
       progress |= r != CtaRunner::Round::Stuck;
       if (r == CtaRunner::Round::Done) {
         resident.erase(resident.begin() + ptrdiff_t(i));  // its warps' storage back to the pool
-        ++finished;
+        finished += csize;
       } else {
         ++i;
       }
     }
     report_progress();
     if (!progress && !resident.empty()) {
-      resident.front()->runner.report_deadlock();
+      resident.front()->report_deadlock();
       return finish(m, ls, std::move(res));
     }
   }
@@ -936,6 +1030,7 @@ LaunchResult Engine::launch(const LoadedModule& m, const std::string& kernel, co
 
 struct CtaStepper::Impl {
   Cta cta;
+  Cluster solo;  // a cluster of this one CTA
   CtaRunner runner;
   // next() remembers its selection so that step() need not select again, unless the warp ran or
   // another warp woke some of its lanes since (Warp::wake_gen).
@@ -951,6 +1046,13 @@ struct CtaStepper::Impl {
 CtaStepper::CtaStepper(const LoadedModule& m, LaunchState& ls, const EngineConfig& cfg, Dim3 id, uint32_t smid)
     : impl_(std::make_unique<Impl>(m.prog, ls, cfg)) {
   init_cta(impl_->cta, ls, id);
+  Cluster& cl = impl_->solo;
+  cl.dims = ls.cluster;
+  cl.id = Dim3{id.x / ls.cluster.x, id.y / ls.cluster.y, id.z / ls.cluster.z};
+  cl.ctas = {&impl_->cta};
+  cl.live_threads = impl_->cta.nthreads;
+  impl_->cta.cluster = &cl;
+  impl_->cta.cluster_rank = id.x % ls.cluster.x + ls.cluster.x * (id.y % ls.cluster.y + ls.cluster.y * (id.z % ls.cluster.z));
   uint32_t saved = ls.smid;
   ls.smid = smid;
   impl_->runner.create_warps();

@@ -55,6 +55,11 @@ struct LaunchConfig {
   // may wait for each other (cooperative_groups::this_grid().sync()); the functional engine then
   // runs all CTAs interleaved instead of one after another.
   bool co_resident = false;
+  // Thread-block clusters (sm_90): CTAs per cluster (the grid is a whole number of them), resident
+  // together and run interleaved; explicit_cluster: launched with cluster dimensions (the launch
+  // attribute or the kernel's .reqnctapercluster), what %is_explicit_cluster reads.
+  Dim3 cluster;
+  bool explicit_cluster = false;
   // How many CTAs of this launch the GPU keeps resident at once (SMs x CTAs per SM; 0: one). CTAs
   // run one after another while each finishes within a budget; one that does not may be waiting
   // for another CTA (flags or a software grid barrier through atomics and volatile loads, which

@@ -48,6 +48,9 @@ struct ExecCtx {
 
 // Scheduling services the engine provides to control-flow handlers (engine.cpp).
 void lanes_exit(ExecCtx& ctx, uint32_t mask);                 // threads finish
+// Completes the cluster barrier's phase if every live thread of the cluster has arrived, waking
+// the threads waiting for it in every CTA of the cluster.
+void cluster_barrier_check(Cluster& cl);
 // Threads arrive at CTA barrier `id`; `wait` blocks them until it completes. expected == 0: all
 // live threads of the CTA. Returns false (after reporting a fault) on a malformed barrier.
 // `red` (optional) adds the arriving lanes' predicate values to a bar.red reduction whose result is

@@ -73,8 +73,8 @@ struct MbWord {
 
 // Wakes the threads of the CTA blocked in try_wait on the mbarrier at `key`: they re-run their
 // try_wait, which now succeeds if the phase they wait for completed.
-void wake_waiters(ExecCtx& ctx, uint64_t key) {
-  for (auto& wp : ctx.cta.warps) {
+void wake_waiters(Cta& cta, uint64_t key) {
+  for (auto& wp : cta.warps) {
     Warp& w = *wp;
     bool any = false;
     for (unsigned l = 0; l < kWarpSize; ++l)
@@ -90,29 +90,48 @@ void wake_waiters(ExecCtx& ctx, uint64_t key) {
   }
 }
 
-// Completes the phase if nothing is pending; returns the new word.
-uint64_t maybe_complete(ExecCtx& ctx, MbWord m, uint64_t key, bool allow = true) {
+// Completes the phase if nothing is pending, waking the threads of `owner` (the CTA whose shared
+// memory holds the mbarrier) that wait on it; returns the new word.
+uint64_t maybe_complete(Cta& owner, MbWord m, uint64_t key, bool allow = true) {
   if (allow && m.pending == 0 && m.tx == 0) {
     m.phase ^= 1;
     m.pending = m.expected;
     m.tx = 0;
     uint64_t w = m.word();
-    wake_waiters(ctx, key);
+    wake_waiters(owner, key);
     return w;
   }
   return m.word();
 }
 
-// The mbarrier object of lane l: pointer to its 8 bytes, and a key naming it (shared offset).
-uint8_t* mb_access(ExecCtx& ctx, const DInstr& in, const uint64_t* base, unsigned l, uint64_t& key) {
+// The CTA whose shared memory holds p (this one, or another CTA of its cluster reached through a
+// shared::cluster address), and p's offset there as the key naming an mbarrier.
+Cta& shared_owner(ExecCtx& ctx, const uint8_t* p, uint64_t& key) {
+  auto inside = [p](const Cta& c) { return p >= c.shared.data() && p < c.shared.data() + c.shared.size(); };
+  if (inside(ctx.cta)) {
+    key = uint64_t(p - ctx.cta.shared.data());
+    return ctx.cta;
+  }
+  if (ctx.cta.cluster)
+    for (Cta* c : ctx.cta.cluster->ctas)
+      if (inside(*c)) {
+        key = uint64_t(p - c->shared.data());
+        return *c;
+      }
+  key = uint64_t(reinterpret_cast<uintptr_t>(p));
+  return ctx.cta;
+}
+
+// The mbarrier object of lane l: pointer to its 8 bytes, the CTA holding it and a key naming it
+// (its shared offset there). A shared::cluster address may name another CTA's mbarrier (an
+// arrive or complete-tx from another CTA of the cluster, PTX ISA 9.7.13.15.2).
+uint8_t* mb_access(ExecCtx& ctx, const DInstr& in, const uint64_t* base, unsigned l, uint64_t& key, Cta** owner = nullptr) {
   AccessSpace sp = AccessSpace(in.flags & 15);
   uint64_t a = lane_address(ctx, in, base, l);
   uint8_t* p = resolve_access(ctx, sp, l, a, 8, true);
   if (!p) return nullptr;
-  if (p >= ctx.cta.shared.data() && p < ctx.cta.shared.data() + ctx.cta.shared.size())
-    key = uint64_t(p - ctx.cta.shared.data());
-  else
-    key = uint64_t(reinterpret_cast<uintptr_t>(p));
+  Cta& c = shared_owner(ctx, p, key);
+  if (owner) *owner = &c;
   return p;
 }
 
@@ -169,12 +188,13 @@ void exec_mb_tx(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
   for (unsigned l = 0; l < kWarpSize; ++l) {
     if (!(mask >> l & 1)) continue;
     uint64_t key;
-    uint8_t* p = mb_access(ctx, in, base, l, key);
+    Cta* owner;
+    uint8_t* p = mb_access(ctx, in, base, l, key, &owner);
     if (!p) return;
     MbWord m = MbWord::from(load64(p));
     int32_t c = int32_t(uint32_t(cnt[l]));
     m.tx += Complete ? -c : c;
-    store64(p, Complete ? maybe_complete(ctx, m, key) : m.word());
+    store64(p, Complete ? maybe_complete(*owner, m, key) : m.word());
   }
 }
 
@@ -188,7 +208,8 @@ void exec_mb_arrive(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
   for (unsigned l = 0; l < kWarpSize; ++l) {
     if (!(mask >> l & 1)) continue;
     uint64_t key;
-    uint8_t* p = mb_access(ctx, in, base, l, key);
+    Cta* owner;
+    uint8_t* p = mb_access(ctx, in, base, l, key, &owner);
     if (!p) return;
     MbWord m = MbWord::from(load64(p));
     uint32_t count = 1;
@@ -203,7 +224,7 @@ void exec_mb_arrive(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
     m.pending -= count;
     if (in.flags & kDrop) m.expected -= std::min(count, m.expected);
     if (st) st[l] = m.word();  // the token: this phase's parity and the pending count
-    store64(p, maybe_complete(ctx, m, key, !(in.flags & kNoComplete)));
+    store64(p, maybe_complete(*owner, m, key, !(in.flags & kNoComplete)));
   }
 }
 
@@ -313,7 +334,8 @@ void exec_cp_mb_arrive(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
     if (!(mask >> l & 1)) continue;
     ctx.w.complete_async_copies(l, ~0u, ctx.cta.shared);
     uint64_t key;
-    uint8_t* p = mb_access(ctx, in, base, l, key);
+    Cta* owner;
+    uint8_t* p = mb_access(ctx, in, base, l, key, &owner);
     if (!p) return;
     if (!(in.flags & kNoInc)) continue;
     MbWord m = MbWord::from(load64(p));
@@ -323,7 +345,7 @@ void exec_cp_mb_arrive(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
       return;
     }
     m.pending -= 1;
-    store64(p, maybe_complete(ctx, m, key));
+    store64(p, maybe_complete(*owner, m, key));
   }
 }
 
@@ -333,8 +355,13 @@ constexpr uint32_t kBulkG2S = 0, kBulkS2S = 1, kBulkS2G = 2;
 constexpr uint32_t kBulkMbarVar = 1u << 24;  // the mbarrier operand names a shared variable
 constexpr uint32_t kBulkTracePiece = 4096;  // bytes per traced access of a bulk copy (MemAccess::bytes is 16 bits)
 
-// ops: [dst base, src base, size, mbar base (or none), mbar offset, mbar shared-variable id];
-// imm/target/flags bits 8-10: the destination (lane_address), imm2: source offset, width: kind.
+constexpr uint32_t kBulkMulticast = 1u << 25;  // .multicast::cluster: ops[6] is the ctaMask
+
+// ops: [dst base, src base, size, mbar base (or none), mbar offset, mbar shared-variable id,
+// ctaMask (multicast)]; imm/target/flags bits 8-10: the destination (lane_address), imm2: source
+// offset, width: kind. With .multicast::cluster the data and the complete-tx go to the same
+// CTA-relative offsets of destination and mbarrier in every CTA of the cluster the ctaMask names
+// (PTX ISA 9.7.9.25.4.1); the source is read once.
 void exec_cp_bulk(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
   const Ref* ops = ctx.ops(in);
   const uint64_t* db = ops[0].is_none() ? nullptr : ctx.src(ops[0]);
@@ -343,6 +370,8 @@ void exec_cp_bulk(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
   const uint64_t* mb = in.width == kBulkS2G || ops[3].is_none() ? nullptr : ctx.src(ops[3]);
   const uint64_t* moff = in.width == kBulkS2G ? nullptr : ctx.src(ops[4]);
   const uint64_t* mvar = (in.flags & kBulkMbarVar) ? ctx.src(ops[5]) : nullptr;
+  const uint64_t* cmask = (in.flags & kBulkMulticast) ? ctx.src(ops[6]) : nullptr;
+  const uint32_t csize = ctx.cta.cluster ? uint32_t(ctx.cta.cluster->ctas.size()) : 1;
   for (unsigned l = 0; l < kWarpSize; ++l) {
     if (!(mask >> l & 1)) continue;
     const uint64_t da = lane_address(ctx, in, db, l), sa = uint64_t(in.imm2) + (sb ? sb[l] : 0);
@@ -352,6 +381,31 @@ void exec_cp_bulk(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
                 fmt::format("cp.async.bulk of {} bytes from 0x{:x} to 0x{:x}: addresses and size must be multiples of 16",
                             n, sa, da));
       return;
+    }
+    uint64_t ma = 0;
+    if (in.width != kBulkS2G) {
+      ma = moff[l] + (mb ? mb[l] : 0);
+      if (mvar) ma += (*ctx.cta.shared_offsets)[uint32_t(mvar[l])];
+    }
+    // The destinations: (shared address, mbarrier address) per CTA written.
+    uint64_t dsts[16][2];
+    unsigned ndst = 0;
+    if (cmask) {
+      const uint32_t cm = uint32_t(cmask[l]) & 0xffff;
+      if (cm >> csize) {
+        ctx.fault(FaultKind::IllegalInstruction, l, cm,
+                  fmt::format("cp.async.bulk .multicast::cluster with ctaMask 0x{:x} in a cluster of {} CTAs", cm, csize));
+        return;
+      }
+      for (uint32_t r = 0; r < csize; ++r)
+        if (cm >> r & 1) {
+          const uint64_t tag = uint64_t(r + 1) << kClusterRankShift;
+          dsts[ndst][0] = tag | (da & kClusterOffsetMask);
+          dsts[ndst++][1] = tag | (ma & kClusterOffsetMask);
+        }
+    } else {
+      dsts[0][0] = da, dsts[0][1] = ma;
+      ndst = 1;
     }
     const AccessSpace src_sp = in.width == kBulkG2S ? AccessSpace::Global : AccessSpace::Shared;
     const AccessSpace dst_sp = in.width == kBulkS2G ? AccessSpace::Global : AccessSpace::Shared;
@@ -363,9 +417,11 @@ void exec_cp_bulk(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
       if (!sp) { ctx.launch.trace = trace; return; }
       uint8_t chunk[16];
       std::memcpy(chunk, sp, 16);
-      uint8_t* dp = resolve_access(ctx, dst_sp, l, da + off, 16, true);
-      if (!dp) { ctx.launch.trace = trace; return; }
-      std::memcpy(dp, chunk, 16);
+      for (unsigned k = 0; k < ndst; ++k) {
+        uint8_t* dp = resolve_access(ctx, dst_sp, l, dsts[k][0] + off, 16, true);
+        if (!dp) { ctx.launch.trace = trace; return; }
+        std::memcpy(dp, chunk, 16);
+      }
     }
     ctx.launch.trace = trace;
     if (trace) {
@@ -378,14 +434,15 @@ void exec_cp_bulk(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
         trace->add(a + off, std::min(n - off, kBulkTracePiece), l, s2s ? TraceSpace::Shared : TraceSpace::Global, s2g);
     }
     if (in.width == kBulkS2G) continue;
-    uint64_t ma = moff[l] + (mb ? mb[l] : 0);
-    if (mvar) ma += (*ctx.cta.shared_offsets)[uint32_t(mvar[l])];
-    uint8_t* p = resolve_access(ctx, AccessSpace::Shared, l, ma, 8, true);
-    if (!p) return;
-    const uint64_t key = uint64_t(p - ctx.cta.shared.data());
-    MbWord m = MbWord::from(load64(p));
-    m.tx -= int32_t(n);
-    store64(p, maybe_complete(ctx, m, key));
+    for (unsigned k = 0; k < ndst; ++k) {
+      uint8_t* p = resolve_access(ctx, AccessSpace::Shared, l, dsts[k][1], 8, true);
+      if (!p) return;
+      uint64_t key;
+      Cta& owner = shared_owner(ctx, p, key);
+      MbWord m = MbWord::from(load64(p));
+      m.tx -= int32_t(n);
+      store64(p, maybe_complete(owner, m, key));
+    }
   }
 }
 
@@ -393,7 +450,7 @@ void exec_nop(ExecCtx&, const DInstr&, uint32_t) {}
 
 bool dec_cp_bulk(DecodeCtx& c, const Instruction& ins, DInstr& out) {
   const auto& o = ins.operands;
-  if (ins.has(Mod::multicast_cluster)) return c.fail("cp.async.bulk .multicast::cluster is not supported");
+  const bool multicast = ins.has(Mod::multicast_cluster);
   uint32_t kind;
   if (ins.has(Mod::bulk_group)) {
     if (!ins.has(Mod::global) || !(ins.has(Mod::shared_cta) || ins.has(Mod::shared)))
@@ -404,7 +461,9 @@ bool dec_cp_bulk(DecodeCtx& c, const Instruction& ins, DInstr& out) {
   } else {
     return c.fail("cp.async.bulk needs .mbarrier::complete_tx::bytes or .bulk_group");
   }
-  const size_t need = kind == kBulkS2G ? 3 : 4;
+  if (multicast && kind != kBulkG2S)
+    return c.fail("cp.async.bulk .multicast::cluster copies from global to shared::cluster memory only");
+  const size_t need = kind == kBulkS2G ? 3 : multicast ? 5 : 4;
   size_t nops = o.size();
   if (ins.has(Mod::L2_cache_hint)) --nops;  // the cache policy has no functional effect
   if (nops != need) return c.fail(fmt::format("cp.async.bulk needs {} operands", need));
@@ -431,12 +490,18 @@ bool dec_cp_bulk(DecodeCtx& c, const Instruction& ins, DInstr& out) {
       out.flags |= kBulkMbarVar;
     }
   }
+  Ref cta_mask = Ref::none();
+  if (multicast) {
+    cta_mask = c.ref(o[4], Type::U16);
+    if (cta_mask.is_none()) return false;
+    out.flags |= kBulkMulticast;
+  }
   out.flags |= mem_flags(d);
   out.imm = d.offset;
   out.imm2 = s.offset;
   out.target = d.shared_var;
   out.width = uint8_t(kind);
-  c.set_ops(out, {d.base, s.base, size, mbase, moff, mvar});
+  c.set_ops(out, {d.base, s.base, size, mbase, moff, mvar, cta_mask});
   out.exec = exec_cp_bulk;
   return true;
 }
@@ -648,9 +713,11 @@ bool dec_cp_mb_arrive(DecodeCtx& c, const Instruction& ins, DInstr& out) {
 bool mbarrier_complete_tx(ExecCtx& ctx, unsigned lane, uint64_t addr, uint32_t bytes) {
   uint8_t* p = resolve_access(ctx, AccessSpace::Shared, lane, addr, 8, true);
   if (!p) return false;
+  uint64_t key;
+  Cta& owner = shared_owner(ctx, p, key);
   MbWord m = MbWord::from(load64(p));
   m.tx -= int32_t(bytes);
-  store64(p, maybe_complete(ctx, m, addr));
+  store64(p, maybe_complete(owner, m, key));
   return true;
 }
 

@@ -546,6 +546,44 @@ bool aligned_ok(ExecCtx& ctx, uint32_t id) {
   return true;
 }
 
+// barrier.cluster.arrive (PTX ISA 9.7.13.2): the lanes arrive at the cluster barrier's current
+// phase; the phase completes when every live thread of the cluster has arrived, and the threads
+// waiting in barrier.cluster.wait go on.
+void exec_cluster_arrive(ExecCtx& ctx, const DInstr&, uint32_t mask) {
+  Cluster& cl = *ctx.cta.cluster;
+  for (uint32_t m = mask; m; m &= m - 1) {
+    const unsigned l = unsigned(std::countr_zero(m));
+    if (ctx.w.cluster_arrival[l]) {
+      ctx.fault(FaultKind::IllegalInstruction, l, 0,
+                "barrier.cluster.arrive by a thread whose previous arrive was not followed by barrier.cluster.wait");
+      return;
+    }
+    ctx.w.cluster_arrival[l] = cl.phase + 1;
+  }
+  cl.arrived += uint32_t(std::popcount(mask));
+  cluster_barrier_check(cl);
+}
+
+// barrier.cluster.wait: lanes whose arrive's phase has completed go on; the others wait, and run
+// the instruction again when the phase completes (cluster_barrier_check wakes them).
+void exec_cluster_wait(ExecCtx& ctx, const DInstr&, uint32_t mask) {
+  const Cluster& cl = *ctx.cta.cluster;
+  uint32_t wait = 0;
+  for (uint32_t m = mask; m; m &= m - 1) {
+    const unsigned l = unsigned(std::countr_zero(m));
+    const uint32_t a = ctx.w.cluster_arrival[l];
+    if (!a) {
+      ctx.fault(FaultKind::IllegalInstruction, l, 0,
+                "barrier.cluster.wait by a thread that has not arrived at the cluster barrier (barrier.cluster.arrive)");
+      return;
+    }
+    if (a <= cl.phase) ctx.w.cluster_arrival[l] = 0;
+    else wait |= 1u << l;
+  }
+  for (uint32_t m = wait; m; m &= m - 1) ctx.w.state[std::countr_zero(m)] = LaneState::ClusterWait;
+  ctx.blocked |= wait;  // pc stays
+}
+
 // flags: bit0 wait (sync) vs arrive; bit1 has count; bit3 aligned; bits 4-5 red op (1 popc, 2 and, 3 or)
 void exec_bar(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
   const Ref* ops = ctx.ops(in);
@@ -593,8 +631,10 @@ bool dec_bar(DecodeCtx& c, const Instruction& ins, DInstr& out) {
   bool red = ins.has(Mod::red);
   bool arrive = ins.has(Mod::arrive);
   if (ins.op == Opcode::Barrier && ins.has(Mod::cluster)) {
-    // single-CTA clusters: a cluster barrier is a CTA barrier on a reserved id
-    out.exec = exec_nop;
+    if (!ins.operands.empty()) return c.fail("barrier.cluster takes no operands");
+    if (arrive == ins.has(Mod::wait)) return c.fail("barrier.cluster needs .arrive or .wait");
+    // .aligned, .release/.relaxed and .acquire change nothing here: memory is coherent at once.
+    out.exec = arrive ? exec_cluster_arrive : exec_cluster_wait;
     return true;
   }
   std::vector<Ref> refs;
@@ -630,11 +670,81 @@ bool decode_nop(DecodeCtx&, const Instruction&, DInstr& out) {
 }
 
 namespace {
-// Clusters run as one CTA each (cluster special registers read as for a one-CTA cluster), so
-// there is no other CTA's shared memory to map.
-bool dec_dsmem(DecodeCtx& c, const Instruction& ins, DInstr&) {
-  return c.fail(fmt::format("'{}': distributed shared memory of multi-CTA clusters is not supported by warpsim",
-                            opcode_name(ins.op)));
+// mapa / getctarank (PTX ISA 9.7.9.20, 9.7.9.21). A shared::cluster address is the CTA's own
+// shared::cta address or another rank's tagged one (state.hpp: kClusterRankShift); a generic one
+// is that in the shared window. flags: 1 generic (else shared::cluster).
+constexpr uint32_t kDsmemGeneric = 1, kDsmemRank = 2;  // kDsmemRank: getctarank
+
+// The shared::cluster address a (or the generic address of one) of lane l: its offset and rank.
+bool cluster_address(ExecCtx& ctx, const DInstr& in, unsigned l, uint64_t a, uint64_t& off, uint32_t& rank) {
+  if (in.flags & kDsmemGeneric) {
+    if (a < kSharedWindow || a - kSharedWindow >= kWindowSize) {
+      ctx.fault(FaultKind::IllegalAddress, l, a,
+                fmt::format("{} of generic address 0x{:x}, which is not in shared memory",
+                            (in.flags & kDsmemRank) ? "getctarank" : "mapa", a));
+      return false;
+    }
+    a -= kSharedWindow;
+  }
+  const uint64_t tag = a >> kClusterRankShift;
+  off = a & kClusterOffsetMask;
+  rank = tag ? uint32_t(tag - 1) : ctx.cta.cluster_rank;
+  return true;
+}
+
+void exec_mapa(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
+  const Ref* ops = ctx.ops(in);
+  uint64_t* d = ctx.dst(ops[0]);
+  const uint64_t* a = ctx.src(ops[1]);
+  const uint64_t* b = ctx.src(ops[2]);
+  const size_t n = ctx.cta.cluster ? ctx.cta.cluster->ctas.size() : 1;
+  for (uint32_t m = mask; m; m &= m - 1) {
+    const unsigned l = unsigned(std::countr_zero(m));
+    uint64_t off;
+    uint32_t rank;
+    if (!cluster_address(ctx, in, l, in.width == 32 ? uint32_t(a[l]) : a[l], off, rank)) return;
+    const uint32_t target = uint32_t(b[l]);
+    if (target >= n) {
+      ctx.fault(FaultKind::IllegalInstruction, l, a[l],
+                fmt::format("mapa to CTA rank {} of a cluster of {} CTAs", target, n));
+      return;
+    }
+    const uint64_t r = (uint64_t(target) + 1) << kClusterRankShift | off;
+    d[l] = canon((in.flags & kDsmemGeneric) ? kSharedWindow + r : r, in.width);
+  }
+}
+
+void exec_getctarank(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
+  const Ref* ops = ctx.ops(in);
+  uint64_t* d = ctx.dst(ops[0]);
+  const uint64_t* a = ctx.src(ops[1]);
+  for (uint32_t m = mask; m; m &= m - 1) {
+    const unsigned l = unsigned(std::countr_zero(m));
+    uint64_t off;
+    uint32_t rank;
+    if (!cluster_address(ctx, in, l, in.width == 32 ? uint32_t(a[l]) : a[l], off, rank)) return;
+    d[l] = rank;
+  }
+}
+
+bool dec_dsmem(DecodeCtx& c, const Instruction& ins, DInstr& out) {
+  const bool mapa = ins.op == Opcode::Mapa;
+  const size_t nops = mapa ? 3 : 2;
+  if (ins.operands.size() != nops) return c.fail(fmt::format("{} takes {} operands", opcode_name(ins.op), nops));
+  const Type t = first_type(ins);
+  if (t != Type::U32 && t != Type::U64 && t != Type::B32 && t != Type::B64)
+    return c.fail(fmt::format("{} needs .u32 or .u64", opcode_name(ins.op)));
+  if (!ins.has(Mod::shared_cluster)) out.flags |= kDsmemGeneric;
+  out.width = uint8_t(type_bits(t));
+  if (!mapa) out.flags |= kDsmemRank;
+  std::vector<Ref> refs{c.ref(ins.operands[0], mapa ? t : Type::U32), c.ref(ins.operands[1], t)};
+  if (mapa) refs.push_back(c.ref(ins.operands[2], Type::U32));
+  for (const Ref& r : refs)
+    if (r.is_none()) return false;
+  if (refs[0].kind() != Ref::Reg) return c.fail(fmt::format("the {} destination must be a register", opcode_name(ins.op)));
+  c.set_ops(out, refs);
+  out.exec = mapa ? exec_mapa : exec_getctarank;
+  return true;
 }
 }  // namespace
 

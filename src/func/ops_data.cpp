@@ -19,6 +19,31 @@ using namespace ptx;
 
 // ------------------------------------------------------------------ memory access
 
+// A shared::cluster address tagged with another CTA's rank (mapa; state.hpp): that CTA's shared
+// memory, which stays until the whole cluster has finished.
+static uint8_t* resolve_cluster_shared(ExecCtx& ctx, unsigned l, uint64_t addr, unsigned n, bool write) {
+  const uint64_t rank = (addr >> kClusterRankShift) - 1, off = addr & kClusterOffsetMask;
+  const Cluster* cl = ctx.cta.cluster;
+  const size_t size = cl ? cl->ctas.size() : 1;
+  if (addr >> 32 || rank >= size) {
+    ctx.fault(FaultKind::IllegalAddress, l, addr,
+              fmt::format("{} of {} bytes {} shared::cluster address 0x{:x}: CTA rank {} is outside the cluster of {} "
+                          "CTAs", write ? "store" : "load", n, write ? "to" : "from", addr, rank, size));
+    return nullptr;
+  }
+  Cta& t = cl ? *cl->ctas[rank] : ctx.cta;
+  if (off >= t.shared.size() || t.shared.size() - off < n) {
+    ctx.fault(FaultKind::IllegalAddress, l, addr,
+              fmt::format("{} of {} bytes {} shared::cluster address 0x{:x}: offset 0x{:x} is outside the {} bytes of "
+                          "shared memory of CTA rank {}", write ? "store" : "load", n, write ? "to" : "from", addr, off,
+                          t.shared.size(), rank));
+    return nullptr;
+  }
+  // Traced as a shared access of the issuing SM (the SM-to-SM network is not modelled apart).
+  if (ctx.launch.trace) ctx.launch.trace->add(off, n, l, TraceSpace::Shared, write);
+  return &t.shared[off];
+}
+
 uint8_t* resolve_access(ExecCtx& ctx, AccessSpace sp, unsigned l, uint64_t addr, unsigned n, bool write) {
   auto bad = [&](FaultKind k, const char* what) -> uint8_t* {
     ctx.fault(k, l, addr,
@@ -53,8 +78,10 @@ uint8_t* resolve_access(ExecCtx& ctx, AccessSpace sp, unsigned l, uint64_t addr,
       return const_cast<uint8_t*>(p) + (addr & (ctx.launch.mem->page_size() - 1));
     }
     case AccessSpace::Shared:
-      if (addr >= ctx.cta.shared.size() || ctx.cta.shared.size() - addr < n)
+      if (addr >= ctx.cta.shared.size() || ctx.cta.shared.size() - addr < n) {
+        if (addr >> kClusterRankShift) return resolve_cluster_shared(ctx, l, addr, n, write);
         return bad(FaultKind::IllegalAddress, "out-of-range shared");
+      }
       if (ctx.launch.trace) ctx.launch.trace->add(addr, n, l, TraceSpace::Shared, write);
       return &ctx.cta.shared[addr];
     case AccessSpace::Local:
@@ -106,7 +133,7 @@ AccessSpace space_of_impl(const Instruction& ins, const MemRef& r) {
   if (r.rel == MemRef::LocalFrame) return AccessSpace::Local;
   for (unsigned i = 0; i < ins.nmods; ++i) switch (ins.mods[i]) {
       case Mod::global: return AccessSpace::Global;
-      case Mod::shared: case Mod::shared_cta: return AccessSpace::Shared;
+      case Mod::shared: case Mod::shared_cta: case Mod::shared_cluster: return AccessSpace::Shared;
       case Mod::local: return AccessSpace::Local;
       case Mod::const_: return AccessSpace::Const;
       case Mod::param: case Mod::param_entry: case Mod::param_func:
@@ -410,9 +437,15 @@ void exec_mov_dynamic(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
       v = SReg(in.flags) == SReg::GlobaltimerLo ? uint32_t(ns) : SReg(in.flags) == SReg::GlobaltimerHi ? ns >> 32 : ns;
       break;
     }
+    case SReg::IsExplicitCluster: v = ctx.launch.explicit_cluster; break;
     default: v = 0; break;  // performance monitors, smem reservations: 0
   }
   for_lanes(ctx.dst(in.op[0]), mask, [&](unsigned) { return canon(v, in.width); });
+}
+
+// mov.pred p, %is_explicit_cluster
+void exec_mov_explicit_cluster(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
+  ctx.set_pred(in.op[0], ctx.launch.explicit_cluster ? ~0u : 0u, mask);
 }
 
 // %envreg<imm>: set by the driver per launch (LaunchState::envreg).
@@ -428,6 +461,11 @@ bool dec_mov(DecodeCtx& c, const Instruction& ins, DInstr& out) {
   unsigned bits = type_bits(t);
   if (t == Type::Pred) {
     out.op[0] = c.ref(d, t);
+    if (a.kind == Operand::Kind::SpecialReg && a.sreg == SReg::IsExplicitCluster) {
+      out.nops = 1;
+      out.exec = exec_mov_explicit_cluster;
+      return !out.op[0].is_none();
+    }
     out.op[1] = c.ref(a, Type::U32);
     out.nops = 2;
     out.exec = exec_mov_pred;
@@ -470,14 +508,6 @@ bool dec_mov(DecodeCtx& c, const Instruction& ins, DInstr& out) {
       case SReg::Envreg:
         out.imm = int64_t(a.sreg_index);
         out.exec = exec_mov_envreg;
-        return true;
-      case SReg::Clusterid: case SReg::ClusterCtaid: case SReg::ClusterCtarank:
-        out.op[1] = c.cnst(0);  // one-CTA clusters
-        out.exec = exec_mov;
-        return true;
-      case SReg::Nclusterid: case SReg::ClusterNctaid: case SReg::ClusterNctarank:
-        out.op[1] = c.cnst(1);
-        out.exec = exec_mov;
         return true;
       default: break;
     }
@@ -526,7 +556,7 @@ void exec_cvta(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
 bool dec_cvta(DecodeCtx& c, const Instruction& ins, DInstr& out) {
   bool to = ins.has(Mod::to);
   uint32_t kind = 2;
-  if (ins.has(Mod::shared) || ins.has(Mod::shared_cta)) kind = 0;
+  if (ins.has(Mod::shared) || ins.has(Mod::shared_cta) || ins.has(Mod::shared_cluster)) kind = 0;
   else if (ins.has(Mod::local)) kind = 1;
   else if (ins.has(Mod::param)) kind = 3;  // of a kernel parameter's offset (mov.b64 %rd, param)
   out.flags = kind | (to ? 4 : 0);
@@ -544,7 +574,7 @@ bool dec_cvta(DecodeCtx& c, const Instruction& ins, DInstr& out) {
   return !out.op[0].is_none() && !out.op[1].is_none();
 }
 
-// flags: 0 global, 1 shared, 2 local, 3 const, 4 param
+// flags: 0 global, 1 shared::cta, 2 local, 3 const, 4 param, 5 shared::cluster
 void exec_isspacep(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
   const uint64_t* a = ctx.src(in.op[1]);
   uint32_t v = 0;
@@ -556,7 +586,12 @@ void exec_isspacep(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
     bool r = false;
     switch (in.flags) {
       case 0: r = !sh && !lo && !pa; break;
-      case 1: r = sh; break;
+      case 1: {  // shared::cta: the CTA's own window (a mapa of another rank is shared::cluster only)
+        const uint64_t tag = sh ? (x - kSharedWindow) >> kClusterRankShift : 0;
+        r = sh && (tag == 0 || tag - 1 == ctx.cta.cluster_rank);
+        break;
+      }
+      case 5: r = sh; break;  // shared::cluster
       case 2: r = lo; break;
       case 4: r = pa; break;
       case 3: {
@@ -572,7 +607,7 @@ void exec_isspacep(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
 }
 
 bool dec_isspacep(DecodeCtx& c, const Instruction& ins, DInstr& out) {
-  out.flags = ins.has(Mod::shared) || ins.has(Mod::shared_cta) ? 1 : ins.has(Mod::local) ? 2
+  out.flags = ins.has(Mod::shared_cluster) ? 5 : ins.has(Mod::shared) || ins.has(Mod::shared_cta) ? 1 : ins.has(Mod::local) ? 2
               : ins.has(Mod::const_) ? 3 : ins.has(Mod::param) ? 4 : 0;
   out.op[0] = c.ref(ins.operands[0], Type::Pred);
   out.op[1] = c.ref(ins.operands[1], Type::U64);

@@ -23,8 +23,10 @@
 //
 // tensormap.replace and tensormap.cp_fenceproxy rewrite and publish a map (below).
 //
-// Not modelled: im2col mode, interleaved layouts, .multicast::cluster to CTAs other than the
-// issuing one (clusters run as single CTAs here).
+// A load with .multicast::cluster writes the box to the same offset of every CTA of the cluster its
+// ctaMask names and signals each one's mbarrier (the global side is read and traced once).
+//
+// Not modelled: im2col mode, interleaved layouts.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -240,20 +242,38 @@ void exec_tensor(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
       // The whole box must lie in the CTA's shared memory.
       if (!resolve_access(ctx, AccessSpace::Shared, l, sa + image_bytes - 1, 1, false)) return;
     }
+    // The CTAs whose shared memory a load writes: the one the shared::cluster address names (this
+    // CTA for its own shared::cta addresses), or with .multicast::cluster those of the ctaMask, at
+    // the same CTA-relative offset (PTX ISA 9.7.9.25.5.1); each one's mbarrier at the same offset
+    // gets the complete-tx.
+    Cta* targets[16];
+    uint32_t tranks[16];
+    unsigned ntargets = 0;
+    const Cluster* cl = ctx.cta.cluster;
+    const uint32_t csize = cl ? uint32_t(cl->ctas.size()) : 1;
     if (kind == kLoad && (in.flags & kMulticast)) {
       const uint32_t cta_mask = uint32_t(ctx.src(ops[kOpMask])[l]) & 0xffff;
-      if (cta_mask & ~1u) {
+      if (cta_mask >> csize) {
         ctx.fault(FaultKind::IllegalInstruction, l, 0,
-                  fmt::format("cp.async.bulk.tensor .multicast::cluster with ctaMask 0x{:x}: warpsim runs clusters "
-                              "as single CTAs (only CTA 0 exists)", cta_mask));
+                  fmt::format("cp.async.bulk.tensor .multicast::cluster with ctaMask 0x{:x} in a cluster of {} CTAs",
+                              cta_mask, csize));
         return;
       }
-      if (!cta_mask) continue;
+      for (uint32_t r = 0; r < csize; ++r)
+        if (cta_mask >> r & 1) targets[ntargets] = cl ? cl->ctas[r] : &ctx.cta, tranks[ntargets++] = r;
+      if (!ntargets) continue;
+      sa &= kClusterOffsetMask;
+    } else if (sa >> kClusterRankShift) {  // another CTA's shared::cluster address (mapa)
+      const uint32_t r = uint32_t(sa >> kClusterRankShift) - 1;
+      targets[ntargets] = cl ? cl->ctas[r] : &ctx.cta, tranks[ntargets++] = r;  // r checked by resolve_access
+      sa &= kClusterOffsetMask;
+    } else {
+      targets[ntargets] = &ctx.cta, tranks[ntargets++] = ctx.cta.cluster_rank;
     }
     auto* trace = ctx.launch.trace;
     ctx.launch.trace = nullptr;  // the element accesses below are not the timing model's view
     const uint64_t fill = m.oob_nan ? kNanFill : 0;
-    uint8_t* shared = ctx.cta.shared.data();
+    uint8_t* shared = targets[0]->shared.data();
     std::vector<uint8_t> row(row_bytes);
     uint32_t idx[5] = {};
     bool ok = true;
@@ -279,8 +299,10 @@ void exec_tensor(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
       if (kind == kLoad) {
         for (uint32_t e = 0; e < count[0]; ++e) std::memcpy(&row[e * m.esize], &fill, m.esize);
         if (run) ok = global_bytes(ctx, l, run_addr, &row[size_t(lo) * m.esize], run_len, false);
-        for (uint32_t off = 0; ok && off < row_bytes; off += 16)
-          std::memcpy(shared + swizzle_address(uint32_t(sa + row_off + off), m.swizzle_bytes()), &row[off], 16);
+        for (unsigned t = 0; t < ntargets; ++t)
+          for (uint32_t off = 0; ok && off < row_bytes; off += 16)
+            std::memcpy(targets[t]->shared.data() + swizzle_address(uint32_t(sa + row_off + off), m.swizzle_bytes()),
+                        &row[off], 16);
       } else if (kind != kPrefetch && run) {
         for (uint32_t off = 0; off < row_bytes; off += 16)
           std::memcpy(&row[off], shared + swizzle_address(uint32_t(sa + row_off + off), m.swizzle_bytes()), 16);
@@ -308,7 +330,10 @@ void exec_tensor(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
     if (kind != kLoad) continue;
     uint64_t ma = ctx.src(ops[kOpMbarOff])[l] + (ops[kOpMbar].is_none() ? 0 : ctx.src(ops[kOpMbar])[l]);
     if (in.flags & kMbarVar) ma += (*ctx.cta.shared_offsets)[uint32_t(ctx.src(ops[kOpMbarVar])[l])];
-    if (!mbarrier_complete_tx(ctx, l, ma, uint32_t(box_bytes))) return;
+    for (unsigned t = 0; t < ntargets; ++t) {
+      const uint64_t mt = (in.flags & kMulticast) ? (uint64_t(tranks[t]) + 1) << kClusterRankShift | (ma & kClusterOffsetMask) : ma;
+      if (!mbarrier_complete_tx(ctx, l, mt, uint32_t(box_bytes))) return;
+    }
   }
 }
 

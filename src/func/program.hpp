@@ -128,8 +128,13 @@ struct Program {
   enum SpecialSlot : uint32_t {
     TidX, TidY, TidZ, NtidX, NtidY, NtidZ, CtaidX, CtaidY, CtaidZ, NctaidX, NctaidY, NctaidZ,
     Laneid, Warpid, Nwarpid, Smid, Nsmid, Gridid, LanemaskEq, LanemaskLe, LanemaskLt, LanemaskGe,
-    LanemaskGt, DynSmem, TotalSmem, WarpSz, SpecialCount
+    LanemaskGt, DynSmem, TotalSmem, WarpSz,
+    // thread-block clusters (sm_90)
+    ClusterCtaidX, ClusterCtaidY, ClusterCtaidZ, ClusterNctaidX, ClusterNctaidY, ClusterNctaidZ,
+    ClusteridX, ClusteridY, ClusteridZ, NclusteridX, NclusteridY, NclusteridZ, ClusterCtarank, ClusterNctarank,
+    SpecialCount
   };
+  static_assert(SpecialCount <= 64, "special-register sets are 64-bit masks");
   std::unordered_map<std::string, SymbolAddr> module_symbols;  // .global/.const variables, functions
   uint64_t max_local_frame = 0;  // largest single-function local frame (stack sizing)
   uint32_t max_param_frame = 0;

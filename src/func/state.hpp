@@ -63,7 +63,8 @@ struct FaultInfo {
 };
 
 // MbarrierWait: blocked in mbarrier.try_wait until the phase it waits for completes (ops_async.cpp).
-enum class LaneState : uint8_t { Ready, Exited, BarrierWait, WarpSyncWait, MbarrierWait };
+// ClusterWait: blocked in barrier.cluster.wait until every live thread of the cluster has arrived.
+enum class LaneState : uint8_t { Ready, Exited, BarrierWait, WarpSyncWait, MbarrierWait, ClusterWait };
 
 // A cp.async copy issued by one thread and not yet complete (ops_async.cpp): the source bytes
 // (zero-filled past src-size) are read at issue, written to shared memory at completion.
@@ -146,6 +147,9 @@ struct Warp {
   LaneVectors<AsyncCopy> async_copies;                         // pending copies per lane
   std::array<uint32_t, kWarpSize> async_groups{};              // commit groups so far per lane
   std::array<uint64_t, kWarpSize> wait_mbar{};                 // MbarrierWait: shared offset waited on
+  // barrier.cluster: 1 + the cluster barrier phase the lane's last arrive belongs to (0: none
+  // outstanding); barrier.cluster.wait returns once that phase has completed.
+  std::array<uint32_t, kWarpSize> cluster_arrival{};
 
  private:
   ZeroArray<uint8_t> local;  // per-lane local memory: [lane][local_size]; see local_at
@@ -232,6 +236,29 @@ struct StoragePool {
   }
 };
 
+struct Cta;
+// A thread-block cluster (sm_90): CTAs resident together, each able to reach the others' shared
+// memory (shared::cluster addresses, mapa) and to wait at the cluster barrier. A launch without
+// clusters runs each CTA as a cluster of one.
+struct Cluster {
+  Dim3 dims;                 // CTAs per cluster (%cluster_nctaid)
+  Dim3 id;                   // %clusterid
+  std::vector<Cta*> ctas;    // by %cluster_ctarank
+  uint32_t live_threads = 0; // threads of the cluster that have not exited
+  // barrier.cluster: arrivals counted in the current phase and phases completed so far.
+  uint32_t arrived = 0;
+  uint32_t phase = 0;
+};
+
+// shared::cluster addresses of another CTA (mapa): (rank + 1) << 24 | offset. A CTA's own
+// shared::cta addresses (0 ..) are shared::cluster addresses of that CTA, as the ISA has the
+// shared::cta window inside the shared::cluster window. (Our H100 places rank r's window at
+// r << 24 and a CTA's own addresses there too: validation/mem/h100_dsmem_measured.txt; the tag
+// here keeps every CTA's own addresses 0-based, so wgmma descriptors and tensor maps need no
+// rank, and gives the same answers to every program that forms the addresses with mapa.)
+constexpr unsigned kClusterRankShift = 24;
+constexpr uint64_t kClusterOffsetMask = (1ull << kClusterRankShift) - 1;
+
 struct Cta {
   Cta() = default;
   Cta(const Cta&) = delete;
@@ -248,6 +275,8 @@ struct Cta {
   const std::vector<uint32_t>* shared_offsets = nullptr;  // shared variable id -> offset
   std::vector<std::unique_ptr<Warp>> warps;
   std::array<BarrierState, 16> barriers{};
+  Cluster* cluster = nullptr;  // the cluster it belongs to (set by whoever makes the CTA)
+  uint32_t cluster_rank = 0;   // %cluster_ctarank
 };
 
 struct LaunchState {
@@ -255,6 +284,8 @@ struct LaunchState {
   const DFunction* kernel = nullptr;
   mem::DeviceMemory* mem = nullptr;
   Dim3 grid, block;
+  Dim3 cluster;                     // CTAs per cluster (1,1,1 without clusters)
+  bool explicit_cluster = false;    // %is_explicit_cluster: launched with cluster dimensions
   uint32_t dynamic_smem = 0;
   std::vector<uint8_t> params;      // kernel parameter buffer, laid out as the .entry declares
   uint32_t smid = 0, nsmid = 108;

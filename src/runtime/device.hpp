@@ -81,6 +81,10 @@ struct LaunchRequest {
   // at once (else cudaErrorCooperativeLaunchTooLarge), its CTAs run co-resident, and the kernel
   // gets a grid workspace for cooperative_groups::this_grid().sync().
   bool cooperative = false;
+  // Thread-block clusters (sm_90): CTAs per cluster, checked by the caller (the grid is a whole
+  // number of clusters); explicit: launched with cluster dimensions (%is_explicit_cluster).
+  func::Dim3 cluster;
+  bool explicit_cluster = false;
 };
 
 struct LaunchItem {
@@ -166,6 +170,7 @@ class Device {
   double now_ns_ = 0;
   uint64_t persisting_l2_ = 0;
   bool flush_caches_ = false;
+  bool cluster_note_ = false;  // the note that cluster launches run untimed was printed
   uint64_t timeline_every_ = 0;
   std::vector<TimelinePoint> timeline_;
   Progress progress_;

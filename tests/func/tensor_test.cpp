@@ -208,7 +208,7 @@ TEST(TensorCopy, RowsNarrowerThanTheSpanArePadded) {
   EXPECT_EQ(w[256 / 4], kFillWord);
 }
 
-// .multicast::cluster: clusters are single CTAs here, so ctaMask 1 is the issuing CTA and any
+// .multicast::cluster without clusters: ctaMask 1 is the issuing CTA (a cluster of one) and any
 // other bit names a CTA that does not exist.
 TEST(TensorCopy, MulticastToOwnCta) {
   Fixture f;
@@ -223,6 +223,85 @@ TEST(TensorCopy, MulticastToOwnCta) {
   r = g.load(g.map(10, 6, 4, 2, TensorMap::SwNone), 0, 0, 32);
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.fault.message.find("ctaMask"), std::string::npos) << r.fault.message;
+}
+
+// .multicast::cluster in a cluster of 4: rank 1 loads the box once for ranks 0, 1 and 3 (ctaMask
+// 0xb), each of which waits on its own mbarrier; rank 2's tile keeps its fill. Every CTA writes its
+// tile to out + 1024 x ctaid.
+TEST(TensorCopy, MulticastToOtherCtasOfTheCluster) {
+  const std::string k = kHead + R"(
+.visible .entry k(.param .align 64 .b8 tmap[128], .param .u64 out)
+{
+  .reg .pred %p<4>;
+  .reg .b32 %r<20>;
+  .reg .b64 %rd<20>;
+  .reg .b16 %rs1;
+  .shared .align 1024 .b8 tile[1024];
+  .shared .align 8 .b64 bar;
+  ld.param.u64 %rd2, [out];
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r2, tile;
+  mov.u32 %r3, bar;
+  mov.u32 %r4, %cluster_ctarank;
+  mov.u32 %r8, -286331154;
+  shl.b32 %r9, %r1, 4;
+  add.u32 %r10, %r2, %r9;
+  st.shared.v4.u32 [%r10], {%r8, %r8, %r8, %r8};
+  st.shared.v4.u32 [%r10+512], {%r8, %r8, %r8, %r8};
+  setp.eq.u32 %p1, %r1, 0;
+  @%p1 mbarrier.init.shared.b64 [%r3], 1;
+  barrier.cluster.arrive;
+  barrier.cluster.wait;
+  @!%p1 bra DONE;
+  setp.eq.u32 %p3, %r4, 2;
+  @%p3 bra DONE;
+  mbarrier.arrive.expect_tx.shared::cta.b64 %rd3, [%r3], 32;
+  setp.ne.u32 %p3, %r4, 1;
+  @%p3 bra WAIT;
+  mov.b16 %rs1, 11;
+  mov.u32 %r5, 4;
+  mov.u32 %r6, 1;
+  cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster [%r2], [tmap, {%r5, %r6}], [%r3], %rs1;
+WAIT:
+  mbarrier.try_wait.parity.shared::cta.b64 %p2, [%r3], 0;
+  @!%p2 bra WAIT;
+DONE:
+  bar.sync 0;
+  mov.u32 %r15, %ctaid.x;
+  shl.b32 %r16, %r15, 10;
+  add.u32 %r17, %r16, %r9;
+  ld.shared.v4.u32 {%r11, %r12, %r13, %r14}, [%r10];
+  cvt.u64.u32 %rd4, %r17;
+  add.u64 %rd5, %rd2, %rd4;
+  st.global.v4.u32 [%rd5], {%r11, %r12, %r13, %r14};
+  ld.shared.v4.u32 {%r11, %r12, %r13, %r14}, [%r10+512];
+  st.global.v4.u32 [%rd5+512], {%r11, %r12, %r13, %r14};
+  barrier.cluster.arrive;
+  barrier.cluster.wait;
+  ret;
+}
+)";
+  Fixture f;
+  f.setup(10, 6);
+  ASSERT_TRUE(f.h.load(k));
+  const uint64_t out = f.h.alloc(4 * 1024);
+  func::LaunchConfig lc;
+  lc.grid = {4, 1, 1};
+  lc.block = {32, 1, 1};
+  lc.cluster = {4, 1, 1};
+  auto r = f.h.run("k", lc, Harness::Params().add(f.map(10, 6, 4, 2, TensorMap::SwNone)).add(out));
+  ASSERT_TRUE(r.ok()) << r.report();
+  const auto w = f.h.download<uint32_t>(out, 4 * 256);
+  for (uint32_t c = 0; c < 4; ++c) {
+    SCOPED_TRACE("rank " + std::to_string(c));
+    if (c == 2) {
+      EXPECT_EQ(w[c * 256], kFillWord);
+      continue;
+    }
+    EXPECT_EQ(w[c * 256 + 0], 105u);  // (4, 1)
+    EXPECT_EQ(w[c * 256 + 7], 208u);  // (7, 2)
+    EXPECT_EQ(w[c * 256 + 8], kFillWord);
+  }
 }
 
 // The .L2::cache_hint form (its cache-policy operand last) loads the same box.
