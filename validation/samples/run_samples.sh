@@ -22,7 +22,7 @@ runtimes=${RUNTIMES:-static shared}
 timeout_s=${TIMEOUT:-900}
 S="$samples/Samples"
 # Lines some samples print on a failed check while still exiting 0.
-fail_re='Validation FAILURE|Result = FAIL|Test failed|MISMATCH|do not match'
+fail_re='Validation FAILURE|Result = FAIL|Test failed|MISMATCH|do not match|does not match expected'
 
 common=(-I"$samples/Common")
 mkdir -p "$work"
@@ -76,6 +76,8 @@ recipes=(
   "simpleMultiCopy|0_Introduction/simpleMultiCopy|simpleMultiCopy.cu||exit|"
   "conjugateGradientMultiBlockCG|4_CUDA_Libraries/conjugateGradientMultiBlockCG|conjugateGradientMultiBlockCG.cu||conjugateGradientMultiBlockCG PASSED|"
   "LargeKernelParameter|6_Performance/LargeKernelParameter|LargeKernelParameter.cu||Test passed!|"
+  "simpleCUFFT|4_CUDA_Libraries/simpleCUFFT|simpleCUFFT.cu|-lcufft|exit|"
+  "MC_EstimatePiP|2_Concepts_and_Techniques/MC_EstimatePiP|src/main.cpp src/test.cpp src/piestimator.cu|-lcurand|Relative error|"
 )
 
 echo "| sample | runtime | mode | result | seconds | last line |"
