@@ -21,6 +21,9 @@ modes=${MODES:-functional}
 runtimes=${RUNTIMES:-static shared}
 timeout_s=${TIMEOUT:-900}
 S="$samples/Samples"
+# Lines some samples print on a failed check while still exiting 0.
+fail_re='Validation FAILURE|Result = FAIL|Test failed|MISMATCH|do not match|does not match expected'
+
 common=(-I"$samples/Common")
 mkdir -p "$work"
 # Absolute: each program runs in its own folder (samples look for their data files beside them).
@@ -29,6 +32,7 @@ warpsim=$(readlink -f "$warpsim") work=$(readlink -f "$work")
 
 # name | folder under Samples/ | sources | extra nvcc flags | success regex ("" = exit status only)
 # ("exit": the sample's check is its exit status) | preparation (run in the program's folder before it runs; $SRC is the sample's folder)
+# | the program's arguments (where a sample's default problem takes too long to simulate functionally)
 recipes=(
   "vectorAdd|0_Introduction/vectorAdd|vectorAdd.cu||Test PASSED|"
   "simpleAssert|0_Introduction/simpleAssert|simpleAssert.cu||returned OK|"
@@ -51,12 +55,35 @@ recipes=(
   "cdpSimpleQuicksort|3_CUDA_Features/cdpSimpleQuicksort|cdpSimpleQuicksort.cu|-rdc=true -lcudadevrt|Validating results: OK|"
   "ptxjit|3_CUDA_Features/ptxjit|ptxjit.cpp|-lcuda|exit|nvcc -arch=sm_80 -ptx -o ptxjit_kernel64.ptx \$SRC/ptxjit_kernel.cu"
   "graphMemoryFootprint|3_CUDA_Features/graphMemoryFootprint|graphMemoryFootprint.cu||Sample complete|"
+  "simplePrintf|0_Introduction/simplePrintf|simplePrintf.cu|||"
+  "simpleCooperativeGroups|0_Introduction/simpleCooperativeGroups|simpleCooperativeGroups.cu|||"
+  "vectorAddDrv|0_Introduction/vectorAddDrv|vectorAddDrv.cpp|-lcuda|Result = PASS|nvcc -arch=sm_80 -fatbin -o vectorAdd_kernel64.fatbin \$SRC/vectorAdd_kernel.cu"
+  "simpleTemplates|0_Introduction/simpleTemplates|simpleTemplates.cu||Test Results: 0 Failures|"
+  "simpleAtomicIntrinsics|0_Introduction/simpleAtomicIntrinsics|simpleAtomicIntrinsics.cu simpleAtomicIntrinsics_cpu.cpp||returned OK|"
+  "matrixMul|0_Introduction/matrixMul|matrixMul.cu||Result = PASS||-wA=128 -hA=128 -wB=128 -hB=128"
+  "simpleCudaGraphs|3_CUDA_Features/simpleCudaGraphs|simpleCudaGraphs.cu|||"
+  "shfl_scan|2_Concepts_and_Techniques/shfl_scan|shfl_scan.cu||exit|"
+  "threadFenceReduction|2_Concepts_and_Techniques/threadFenceReduction|threadFenceReduction.cu||exit|"
+  "simpleHyperQ|0_Introduction/simpleHyperQ|simpleHyperQ.cu||exit|"
+  "cudaOpenMP|0_Introduction/cudaOpenMP|cudaOpenMP.cu|-Xcompiler -fopenmp -lgomp|exit|"
+  "simpleCUBLAS|4_CUDA_Libraries/simpleCUBLAS|simpleCUBLAS.cpp|-lcublas|simpleCUBLAS test passed|"
+  "graphMemoryNodes|3_CUDA_Features/graphMemoryNodes|graphMemoryNodes.cu||Cleanup complete|"
+  "jacobiCudaGraphs|3_CUDA_Features/jacobiCudaGraphs|main.cpp jacobi.cu||jacobiCudaGraphs PASSED|"
+  "jacobiCudaGraphs-update|3_CUDA_Features/jacobiCudaGraphs|main.cpp jacobi.cu||jacobiCudaGraphs PASSED||-gpumethod=1"
+  "graphConditionalNodes|3_CUDA_Features/graphConditionalNodes|graphConditionalNodes.cu||simpleSwitchGraph: Complete|"
+  "matrixMulDrv|0_Introduction/matrixMulDrv|matrixMulDrv.cpp|-lcuda|Result = PASS|nvcc -arch=sm_80 -fatbin -o matrixMul_kernel64.fatbin \$SRC/matrixMul_kernel.cu"
+  "simpleCallback|0_Introduction/simpleCallback|simpleCallback.cu multithreading.cpp||Success|"
+  "simpleMultiCopy|0_Introduction/simpleMultiCopy|simpleMultiCopy.cu||exit|"
+  "conjugateGradientMultiBlockCG|4_CUDA_Libraries/conjugateGradientMultiBlockCG|conjugateGradientMultiBlockCG.cu||conjugateGradientMultiBlockCG PASSED|"
+  "LargeKernelParameter|6_Performance/LargeKernelParameter|LargeKernelParameter.cu||Test passed!|"
+  "simpleCUFFT|4_CUDA_Libraries/simpleCUFFT|simpleCUFFT.cu|-lcufft|exit|"
+  "MC_EstimatePiP|2_Concepts_and_Techniques/MC_EstimatePiP|src/main.cpp src/test.cpp src/piestimator.cu|-lcurand|Relative error|"
 )
 
 echo "| sample | runtime | mode | result | seconds | last line |"
 echo "| --- | --- | --- | --- | --- | --- |"
 for r in "${recipes[@]}"; do
-  IFS='|' read -r name dir srcs flags ok prep <<<"$r"
+  IFS='|' read -r name dir srcs flags ok prep args <<<"$r"
   [[ -n ${ONLY:-} && " $ONLY " != *" $name "* ]] && continue
   SRC="$S/$dir"
   if [[ ! -d $SRC ]]; then
@@ -80,7 +107,7 @@ for r in "${recipes[@]}"; do
       log="$bin.$mode"
       start=$(date +%s.%N)
       (cd "$out" && { [[ -z $prep ]] || SRC=$SRC bash -c "$prep" >/dev/null 2>&1; } &&
-        timeout "$timeout_s" "$warpsim" run --mode "$mode" -- "$bin" >"$log.out" 2>"$log.err")
+        timeout "$timeout_s" "$warpsim" run --mode "$mode" -- "$bin" $args >"$log.out" 2>"$log.err")
       rc=$?
       secs=$(echo "$(date +%s.%N) - $start" | bc)
       last=$(grep -v '^\s*$' "$log.out" | tail -1 | cut -c1-100 | tr '|' '/')
@@ -89,6 +116,9 @@ for r in "${recipes[@]}"; do
       elif [[ $rc -ne 0 ]]; then
         result="FAIL (exit $rc)"
         last=$(grep -v '^\s*$' "$log.err" | grep -v '^warpsim: kernel' | tail -1 | cut -c1-100 | tr '|' '/')
+      elif grep -qE "$fail_re" "$log.out"; then
+        result="FAIL (printed a failure)"
+        last=$(grep -m1 -E "$fail_re" "$log.out" | cut -c1-100 | tr '|' '/')
       elif [[ $ok == exit ]]; then
         result=PASS
       elif [[ -n $ok ]]; then
