@@ -528,7 +528,7 @@ int main() {
     // whatever device_partition.cuh's comment says).
     auto gn = num.get();
     auto g1 = first.get(), g2 = second.get(), g3 = rest.get();
-    std::fprintf(stderr, "three-way: counts %d %d (want %zu %zu), first %d second %d rest reversed %d rest in order %d\n", gn[0], gn[1],
+    std::fprintf(stderr, "three-way: counts %d %d (want %zu %zu), first %d second %d rest in order %d rest reversed %d\n", gn[0], gn[1],
                  w1.size(), w2.size(), int(std::equal(w1.begin(), w1.end(), g1.begin())),
                  int(std::equal(w2.begin(), w2.end(), g2.begin())), int(std::equal(w3.begin(), w3.end(), g3.begin())),
                  int(std::equal(w3.rbegin(), w3.rend(), g3.begin())));
