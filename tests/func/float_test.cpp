@@ -357,7 +357,7 @@ TEST(Float, MufuApproxWithinBounds) {
   // rsqrt.approx.f64 (MUFU.RSQ64H): 1/sqrt of the top 32 bits, low word zero, as our H100's
   // erfcinv results need: a's low word is ignored, the result's is zero.
   const double x = 3.0 + 0x1p-40;  // low-word bits only
-  r64 = run_ops<uint64_t>("rsqrt.approx.f64", 1, {B(x), B(2.0), B(0.0), B(-1.0), B(INFINITY)});
+  r64 = run_ops<uint64_t>("rsqrt.approx.f64", 1, {B(x), B(2.0), B(0.0), B(-1.0), B(double(INFINITY))});
   const uint64_t want = B(1.0 / std::sqrt(3.0)) & 0xffffffff00000000ull;
   EXPECT_EQ(r64[0], want);
   EXPECT_EQ(r64[1], B(1.0 / std::sqrt(2.0)) & 0xffffffff00000000ull);
