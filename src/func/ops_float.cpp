@@ -22,7 +22,9 @@
 //   div.full.f32        ISA: max 2 ulp            here: correctly rounded
 //   rcp.approx.ftz.f64  ISA: reciprocal of the top 32 bits of a (1.11.20), result's low 32 bits 0:
 //                       done exactly that way (relative error < 2^-19)
-//   rsqrt.approx.f64    here: 1/sqrt in double, <= 1 ulp of f64
+//   rsqrt.approx.f64    here: 1/sqrt in double, <= 1 ulp of f64 (ptxas refines MUFU.RSQ64H)
+//   rsqrt.approx.ftz.f64  1/sqrt of the top 32 bits of a, result's low 32 bits 0 (MUFU.RSQ64H, as
+//                       rcp.approx.ftz.f64; what our H100's erfcinv results need)
 // The G80-era SFU (Tesla paper, Table 1) delivered 1/x with 0.98 ulp, 1/sqrt 1.52 ulp, 2^x 1.41 ulp,
 // log2 22.57 good bits, sin/cos 22.47 good bits: hardware results differ from ours in the last bit
 // or two, as they do between GPU generations; programs must not depend on those bits.
@@ -293,14 +295,27 @@ void exec_rcp_approx_f64(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
   });
 }
 
+// rsqrt.approx.ftz.f64 is MUFU.RSQ64H itself (like rcp.approx.ftz.f64): 1/sqrt of the top 32 bits
+// of a (sign, exponent, 20 fraction bits), the result's low 32 bits zero. The math library refines
+// it with one Newton step (erfcinv, normcdfinv...), so its last bits depend on these; with an exact
+// 1/sqrt, curand's Sobol64 normal doubles differed from our H100's (tests/cudart/curand_gens.cu).
+// rsqrt.approx.f64 (no .ftz) is what CUDA's rsqrt(double) compiles to, documented within 1 ulp:
+// ptxas refines MUFU's value, so it is 1/sqrt in double here.
 template <bool Ftz>
 void exec_rsqrt_f64(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
   const uint64_t* a = ctx.src(in.op[1]);
   for_lanes(ctx.dst(in.op[0]), mask, [&](unsigned l) {
     uint64_t x = Ftz ? fp::ftz64(a[l]) : a[l];
-    double r = 1.0 / std::sqrt(fp::f64(x));
+    if (fp::is_nan64(x)) return uint64_t(fp::nan64(x));
+    if constexpr (!Ftz) {
+      double r = 1.0 / std::sqrt(fp::f64(x));
+      return r != r ? fp::nan64(x) : fp::b64(r);
+    }
+    double r = 1.0 / std::sqrt(fp::f64(x & 0xffffffff00000000ull));
     if (r != r) return fp::nan64(x);
-    return Ftz ? fp::ftz64(fp::b64(r)) : fp::b64(r);
+    uint64_t rb = fp::ftz64(fp::b64(r));
+    if ((rb & 0x7ff0000000000000ull) == 0x7ff0000000000000ull) return rb;  // inf
+    return uint64_t(rb & 0xffffffff00000000ull);
   });
 }
 

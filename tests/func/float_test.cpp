@@ -354,6 +354,20 @@ TEST(Float, MufuApproxWithinBounds) {
   EXPECT_EQ(r64[2], 0x7ff0000000000000ull);  // subnormal input flushed to +0
   r64 = run_ops<uint64_t>("rsqrt.approx.f64", 1, {B(4.0)});
   EXPECT_EQ(D(r64[0]), 0.5);
+  // rsqrt.approx.ftz.f64 (MUFU.RSQ64H): 1/sqrt of the top 32 bits, low word zero, as our H100's
+  // erfcinv results need: a's low word is ignored, the result's is zero. rsqrt.approx.f64 (CUDA's
+  // rsqrt(double), 1 ulp) keeps the full 1/sqrt.
+  const double x = 3.0 + 0x1p-40;  // low-word bits only
+  r64 = run_ops<uint64_t>("rsqrt.approx.ftz.f64", 1, {B(x), B(2.0), B(0.0), B(-1.0), B(double(INFINITY)), 1ull});
+  const uint64_t want = B(1.0 / std::sqrt(3.0)) & 0xffffffff00000000ull;
+  EXPECT_EQ(r64[0], want);
+  EXPECT_EQ(r64[1], B(1.0 / std::sqrt(2.0)) & 0xffffffff00000000ull);
+  EXPECT_EQ(r64[2], 0x7ff0000000000000ull);
+  EXPECT_TRUE(std::isnan(D(r64[3])));
+  EXPECT_EQ(r64[4], 0u);
+  EXPECT_EQ(r64[5], 0x7ff0000000000000ull);  // subnormal input flushed to +0
+  r64 = run_ops<uint64_t>("rsqrt.approx.f64", 1, {B(x)});
+  EXPECT_EQ(r64[0], B(1.0 / std::sqrt(x)));
 }
 
 // ---------------------------------------------------------------- min/max, abs/neg, copysign
