@@ -599,21 +599,26 @@ Status illegal(const char* name, int info) {
   std::printf(" ** On entry to %s  parameter number %d had an illegal value\n", name, info);
   return kInvalidValue;
 }
+// The number of the first illegal argument of a rank-k update (0: none); `trans_ok` whether its
+// trans is one the routine takes, `two` whether it has a B (SYR2K, SYRKX, HER2K, HERKX).
+int rank_k_info(int uplo, bool trans_ok, int trans, int n, int k, int lda, int ldb, int ldc, bool two) {
+  const int rows = trans == kOpN ? n : k;
+  return uplo != kFillLower && uplo != kFillUpper ? 1
+       : !trans_ok                                ? 2
+       : n < 0                                    ? 3
+       : k < 0                                    ? 4
+       : lda < std::max(1, rows)                  ? 7
+       : two && ldb < std::max(1, rows)           ? 9
+       : ldc < std::max(1, n)                     ? (two ? 12 : 10)
+                                                  : 0;
+}
 Status rank_k(void* h, Elem e, int uplo, int trans, int n, int k, const void* alpha, const void* A, int lda,
               const void* B, int ldb, const void* beta, void* C, int ldc, const char* name, bool two,
               const void* beta_host = nullptr) {
   if (!h) return kNotInitialized;
-  const bool cplx = is_complex(e);
-  const int rows = trans == kOpN ? n : k;
-  const int info = uplo != kFillLower && uplo != kFillUpper                                     ? 1
-                 : trans != kOpN && trans != kOpT && !(trans == kOpC && !cplx)                  ? 2
-                 : n < 0                                                                        ? 3
-                 : k < 0                                                                        ? 4
-                 : lda < std::max(1, rows)                                                      ? 7
-                 : two && ldb < std::max(1, rows)                                               ? 9
-                 : ldc < std::max(1, n)                                                         ? (two ? 12 : 10)
-                                                                                                : 0;
-  if (info) return illegal(name, info);
+  // Symmetric updates take N and T (and C for real types, where it means T).
+  const bool trans_ok = trans == kOpN || trans == kOpT || (trans == kOpC && !is_complex(e));
+  if (int info = rank_k_info(uplo, trans_ok, trans, n, k, lda, ldb, ldc, two)) return illegal(name, info);
   const int t = trans == kOpN ? kOpN : kOpT;
   Gemm g{h, t, t == kOpN ? kOpT : kOpN, n, n, k, alpha, beta, A, B, C, lda, ldb, ldc};
   g.in = g.out = g.acc = e;
@@ -663,16 +668,9 @@ Status herm_rank_k(void* h, Elem e, int uplo, int trans, int n, int k, const voi
                    const void* A, int lda, const void* B, int ldb, const void* beta, void* C, int ldc, const char* name,
                    bool two, bool second = false) {
   if (!h) return kNotInitialized;
-  const int rows = trans == kOpN ? n : k;
-  const int info = uplo != kFillLower && uplo != kFillUpper ? 1
-                 : trans != kOpN && trans != kOpC           ? 2
-                 : n < 0                                    ? 3
-                 : k < 0                                    ? 4
-                 : lda < std::max(1, rows)                  ? 7
-                 : two && ldb < std::max(1, rows)           ? 9
-                 : ldc < std::max(1, n)                     ? (two ? 12 : 10)
-                                                            : 0;
-  if (info) return illegal(name, info);
+  // Hermitian updates take N and C.
+  if (int info = rank_k_info(uplo, trans == kOpN || trans == kOpC, trans, n, k, lda, ldb, ldc, two))
+    return illegal(name, info);
   Gemm g{h, trans, trans == kOpN ? kOpC : kOpN, n, n, k, alpha, beta, A, B, C, lda, ldb, ldc};
   g.in = g.out = g.acc = e;
   g.tri = (uplo == kFillLower ? 1 : 2) | 4;
