@@ -227,24 +227,26 @@ bool cuda12_abi() {
 
 }  // namespace warpsim::cudart
 
-namespace {
-// CUDA 12's cudaMemAdvise / cudaMemPrefetchAsync name a device (cudaCpuDeviceId for the host).
-MemLocation from_device(int device) {
+namespace warpsim::cudart {
+// CUDA 12's cudaMemAdvise / cudaMemPrefetchAsync and the driver's CUDA 11 forms name a device
+// (cudaCpuDeviceId for the host) instead of a location. Where the location form answers
+// cudaErrorInvalidValue for a device it lacks, the device form answers cudaErrorInvalidDevice (our
+// H100, driver's cuMemAdvise).
+MemLocation location_of_device(int device) {
   return device == kCpuDeviceId ? MemLocation{LocHost, 0} : MemLocation{LocDevice, device};
 }
-}  // namespace
+int mem_advise_device(const void* ptr, size_t n, int advice, int device) {
+  if ((advice == SetPreferred || advice == SetAccessedBy || advice == UnsetAccessedBy) && device != 0 &&
+      device != kCpuDeviceId)
+    return abi::ErrInvalidDevice;
+  return mem_advise(ptr, n, advice, location_of_device(device));
+}
+}  // namespace warpsim::cudart
 
 // CUDA 13: (ptr, count, advice, cudaMemLocation); CUDA 12: (ptr, count, advice, int device), the
 // device in the low half of the register that carries the location.
 CUDART_API abi::Error cudaMemAdvise(const void* ptr, size_t n, int advice, MemLocation loc) {
-  if (cuda12_abi()) {
-    // As the driver's device form: a device it lacks is cudaErrorInvalidDevice (driver_managed.cpp).
-    const int device = loc.type;
-    if ((advice == SetPreferred || advice == SetAccessedBy || advice == UnsetAccessedBy) && device != 0 &&
-        device != kCpuDeviceId)
-      return ret(abi::ErrInvalidDevice);
-    loc = from_device(device);
-  }
+  if (cuda12_abi()) return ret(mem_advise_device(ptr, n, advice, loc.type));
   return ret(mem_advise(ptr, n, advice, loc));
 }
 CUDART_API abi::Error cudaMemAdvise_v2(const void* ptr, size_t n, int advice, MemLocation loc) {
@@ -254,7 +256,7 @@ CUDART_API abi::Error cudaMemAdvise_v2(const void* ptr, size_t n, int advice, Me
 // stream where CUDA 13 passes the flags.
 CUDART_API abi::Error cudaMemPrefetchAsync(const void* ptr, size_t n, MemLocation loc, uint64_t flags_or_stream,
                                            void* stream) {
-  if (cuda12_abi()) return ret(mem_prefetch(ptr, n, from_device(loc.type), 0));
+  if (cuda12_abi()) return ret(mem_prefetch(ptr, n, location_of_device(loc.type), 0));
   return ret(mem_prefetch(ptr, n, loc, unsigned(flags_or_stream)));
 }
 CUDART_API abi::Error cudaMemPrefetchAsync_ptsz(const void* ptr, size_t n, MemLocation loc, uint64_t f, void* st) {

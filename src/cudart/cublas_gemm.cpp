@@ -232,7 +232,6 @@ READY:
     // Conjugation signs of A and B (op 2), and the complex multiply-add loop.
     const std::string one = acc == Elem::C64 ? "0d3FF0000000000000" : "0f3F800000";
     const std::string mone = acc == Elem::C64 ? "0dBFF0000000000000" : "0fBF800000";
-    const std::string half_b = std::to_string(elem_bytes(in) / 2);
     s += "  setp.eq.u32 %p2, %r11, 2; selp." + a + " %v20, " + mone + ", " + one + ", %p2;\n";
     s += "  setp.eq.u32 %p2, %r12, 2; selp." + a + " %v21, " + mone + ", " + one + ", %p2;\n";
     s += "  mov." + a + " %v1, " + zero + "; mov." + a + " %v2, " + zero + ";\n";
@@ -259,7 +258,6 @@ READY:
     s += "STORE:\n  and.b32 %r21, %r14, 4; setp.ne.u32 %p2, %r21, 0; setp.eq.u32 %p3, %r4, %r5; and.pred %p2, %p2, %p3;\n";
     s += "  @%p2 mov." + a + " %v12, " + zero + ";\n";
     s += "  st.global.v2." + a + " [%rd22], {%v10, %v12};\n";
-    (void)half_b;
   } else {
     const std::string mad = integer ? "mad.lo.s32" : "fma.rn." + rt;
     s += half ? "  mov.b16 %v1, 0;\n" : "  mov." + a + " %v1, " + zero + ";\n";
@@ -308,27 +306,45 @@ Kernels& kernels() {
   static Kernels k;
   return k;
 }
-void* kernel_for(Elem in, Elem out, Elem acc) {
+// The kernel `entry` of the PTX `make()` builds, loaded once per `key` (null, said once, if it
+// cannot be loaded).
+template <class Make>
+void* cached_kernel(const std::string& key, const char* entry, Make make) {
   Kernels& ks = kernels();
   std::lock_guard g(ks.mu);
-  // By type names: complex types share their parts' PTX type with the real ones.
-  const std::string key = std::string(elem_name(in)) + "." + elem_name(out) + "." + elem_name(acc);
   if (auto it = ks.fns.find(key); it != ks.fns.end()) return it->second;
   Driver& d = driver();
   void* mod = nullptr;
   void* fn = nullptr;
-  const std::string ptx = gemm_ptx(in, out, acc);
-  if (!d.ok || d.module_load_data(&mod, ptx.c_str()) != 0 || d.module_get_function(&fn, mod, "warpsim_gemm") != 0) {
-    std::fprintf(stderr, "warpsim: cuBLAS GEMM: cannot load warpsim's GEMM kernel for %s\n", key.c_str());
+  const std::string ptx = make();
+  if (!d.ok || d.module_load_data(&mod, ptx.c_str()) != 0 || d.module_get_function(&fn, mod, entry) != 0) {
+    std::fprintf(stderr, "warpsim: cuBLAS: cannot load warpsim's kernel %s for %s\n", entry, key.c_str());
     fn = nullptr;
   }
   ks.fns[key] = fn;
+  return fn;
+}
+void* kernel_for(Elem in, Elem out, Elem acc) {
+  // By type names: complex types share their parts' PTX type with the real ones.
+  const std::string key = std::string(elem_name(in)) + "." + elem_name(out) + "." + elem_name(acc);
+  void* fn = cached_kernel(key, "warpsim_gemm", [&] { return gemm_ptx(in, out, acc); });
   static std::once_flag told;
   std::call_once(told, [] {
     std::fprintf(stderr, "warpsim: note: cuBLAS's GEMMs (SASS-only in libcublas) run as warpsim's own GEMM kernel: "
                          "results to rounding, cycles of that kernel, not of cuBLAS's\n");
   });
   return fn;
+}
+
+// The handle's stream and pointer mode (libcublas's own getters).
+Status handle_state(void* h, void*& stream, int& mode) {
+  using GetStream = Status (*)(void*, void**);
+  using GetMode = Status (*)(void*, int*);
+  static const auto get_stream = real<GetStream>("cublasGetStream_v2");
+  static const auto get_mode = real<GetMode>("cublasGetPointerMode_v2");
+  if (!h || !get_stream || !get_mode || get_stream(h, &stream) != kOk || get_mode(h, &mode) != kOk)
+    return kNotInitialized;
+  return kOk;
 }
 
 struct Gemm {
@@ -360,10 +376,6 @@ struct Gemm {
 };
 
 Status run(const Gemm& g) {
-  using GetStream = Status (*)(void*, void**);
-  using GetMode = Status (*)(void*, int*);
-  static const auto get_stream = real<GetStream>("cublasGetStream_v2");
-  static const auto get_mode = real<GetMode>("cublasGetPointerMode_v2");
   // The reference BLAS's checks in its order, numbered as its arguments (TRANSA 1 ... LDC 13);
   // cuBLAS prints the same line on stdout for its xGEMMs (seen on our H100).
   auto bad_op = [](int op) { return op != kOpN && op != kOpT && op != kOpC; };
@@ -379,8 +391,7 @@ Status run(const Gemm& g) {
   if (!g.alpha || !g.beta) return kInvalidValue;
   void* stream = g.stream;
   int mode = g.mode;
-  if (g.handle && (!get_stream || !get_mode || get_stream(g.handle, &stream) != kOk || get_mode(g.handle, &mode) != kOk))
-    return kNotInitialized;
+  if (g.handle && handle_state(g.handle, stream, mode) != kOk) return kNotInitialized;
   void* fn = kernel_for(g.in, g.out, g.acc);
   if (!fn) return kExecutionFailed;
   Driver& d = driver();
@@ -805,29 +816,12 @@ SUM:
   return s;
 }
 void* trsm_kernel(Elem e) {
-  Kernels& ks = kernels();
-  std::lock_guard g(ks.mu);
-  const std::string key = std::string("trsm") + elem_name(e);
-  if (auto it = ks.fns.find(key); it != ks.fns.end()) return it->second;
-  Driver& d = driver();
-  void* mod = nullptr;
-  void* fn = nullptr;
-  const std::string ptx = trsm_ptx(e);
-  if (!d.ok || d.module_load_data(&mod, ptx.c_str()) != 0 || d.module_get_function(&fn, mod, "warpsim_trsm") != 0) {
-    std::fprintf(stderr, "warpsim: cuBLAS TRSM: cannot load warpsim's TRSM kernel for %s\n", key.c_str());
-    fn = nullptr;
-  }
-  ks.fns[key] = fn;
-  return fn;
+  return cached_kernel(std::string("trsm.") + elem_name(e), "warpsim_trsm", [&] { return trsm_ptx(e); });
 }
 constexpr int kSideLeft = 0, kSideRight = 1, kDiagNonUnit = 0, kDiagUnit = 1;
 template <class T>
 Status trsm(Elem e, void* h, int side, int uplo, int trans, int diag, int m, int n, const T* alpha, const T* A, int lda,
             T* B, int ldb) {
-  using GetStream = Status (*)(void*, void**);
-  using GetMode = Status (*)(void*, int*);
-  static const auto get_stream = real<GetStream>("cublasGetStream_v2");
-  static const auto get_mode = real<GetMode>("cublasGetPointerMode_v2");
   if (!h) return kNotInitialized;
   const int info = side != kSideLeft && side != kSideRight                ? 1
                  : uplo != kFillLower && uplo != kFillUpper               ? 2
@@ -843,7 +837,7 @@ Status trsm(Elem e, void* h, int side, int uplo, int trans, int diag, int m, int
   if (!alpha) return kInvalidValue;
   void* stream = nullptr;
   int mode = 0;
-  if (!get_stream || !get_mode || get_stream(h, &stream) != kOk || get_mode(h, &mode) != kOk) return kNotInitialized;
+  if (handle_state(h, stream, mode) != kOk) return kNotInitialized;
   void* fn = trsm_kernel(e);
   if (!fn) return kExecutionFailed;
   Driver& d = driver();
@@ -906,10 +900,9 @@ Status trmm(Elem e, void* h, int side, int uplo, int trans, int diag, int m, int
   if (m == 0 || n == 0) return kOk;
   Driver& d = driver();
   if (!d.ok) return kExecutionFailed;
-  using GetStream = Status (*)(void*, void**);
-  static const auto get_stream = real<GetStream>("cublasGetStream_v2");
   void* stream = nullptr;
-  if (!get_stream || get_stream(h, &stream) != kOk) return kNotInitialized;
+  int mode = 0;
+  if (handle_state(h, stream, mode) != kOk) return kNotInitialized;
   // B overlapping C: work from a copy of B.
   const uint64_t bb = uintptr_t(B), cb = uintptr_t(C);
   const uint64_t esz = elem_bytes(e);

@@ -16,17 +16,9 @@ namespace warpsim::cudart {
 namespace {
 
 void* ptr(uint64_t p) { return reinterpret_cast<void*>(p); }
-MemLocation from_device(int device) { return device == -1 ? MemLocation{2, 0} : MemLocation{1, device}; }
-
-// The device form answers CUDA_ERROR_INVALID_DEVICE for a device it lacks where the location form
-// answers CUDA_ERROR_INVALID_VALUE (our H100).
-int advise1(uint64_t p, size_t n, int advice, int device) {
-  const bool named = advice == 3 || advice == 5 || advice == 6;  // set preferred, set/unset accessed by
-  if (named && device != 0 && device != -1) return CuInvalidDevice;
-  return cu_result(mem_advise(ptr(p), n, advice, from_device(device)));
-}
+int advise1(uint64_t p, size_t n, int advice, int device) { return cu_result(mem_advise_device(ptr(p), n, advice, device)); }
 int advise2(uint64_t p, size_t n, int advice, MemLocation loc) { return cu_result(mem_advise(ptr(p), n, advice, loc)); }
-int prefetch1(uint64_t p, size_t n, int device, void*) { return cu_result(mem_prefetch(ptr(p), n, from_device(device), 0)); }
+int prefetch1(uint64_t p, size_t n, int device, void*) { return cu_result(mem_prefetch(ptr(p), n, location_of_device(device), 0)); }
 int prefetch2(uint64_t p, size_t n, MemLocation loc, unsigned flags, void*) {
   return cu_result(mem_prefetch(ptr(p), n, loc, flags));
 }

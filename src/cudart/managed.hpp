@@ -14,6 +14,9 @@ struct MemLocation {
 };
 
 int mem_advise(const void* ptr, size_t n, int advice, MemLocation loc);
+// The device-numbered forms (CUDA 12 runtime, CUDA 11 driver): -1 is the host.
+MemLocation location_of_device(int device);
+int mem_advise_device(const void* ptr, size_t n, int advice, int device);
 int mem_prefetch(const void* ptr, size_t n, MemLocation loc, unsigned flags);
 int mem_range_attribute(void* data, size_t size, int attr, const void* ptr, size_t n);
 int mem_range_attributes(void** data, size_t* sizes, const int* attrs, size_t num, const void* ptr, size_t n);
