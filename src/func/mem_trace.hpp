@@ -3,6 +3,7 @@
 // LaunchState carries a trace (timing mode); the functional mode pays one null test per access.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -31,10 +32,22 @@ struct MemTrace {
   // The hint of the accesses being recorded; an instruction with an L2 hint sets it around its
   // accesses (per lane for a cache-policy operand) and puts it back to Unchanged.
   L2Hint l2 = L2Hint::Unchanged;
-  void clear() { acc.clear(); }
+  // Summary of acc, kept as accesses are added (the timing model asks for it on every memory
+  // instruction; a scan of the lanes each time cost more than these two updates).
+  uint32_t spaces = 0;     // bit TraceSpace: some access in that space
+  uint32_t max_bytes = 0;  // the widest access
+  void clear() {
+    acc.clear();
+    spaces = 0;
+    max_bytes = 0;
+  }
   void add(uint64_t addr, unsigned bytes, unsigned lane, TraceSpace sp, bool write) {
     acc.push_back(MemAccess{addr, uint16_t(bytes), uint8_t(lane), sp, write, l2});
+    spaces |= 1u << unsigned(sp);
+    max_bytes = std::max(max_bytes, unsigned(uint16_t(bytes)));
   }
+  bool any(TraceSpace sp) const { return spaces >> unsigned(sp) & 1; }
+  bool only(TraceSpace sp) const { return spaces == 1u << unsigned(sp); }
 };
 
 }  // namespace warpsim::func

@@ -111,6 +111,8 @@ struct GlobalPage {
   const uint64_t off_mask;
   uint64_t page = ~0ull;
   uint8_t* data = nullptr;
+  // A global access within the page of the lane before, naturally aligned: the usual case.
+  bool same_page(uint64_t a, unsigned n) const { return (a & ~off_mask) == page && !(n > 1 && (a & (n - 1))); }
   uint8_t* resolve(ExecCtx& ctx, AccessSpace sp, unsigned l, uint64_t a, unsigned n, bool write) {
     const bool global = sp == AccessSpace::Global || sp == AccessSpace::Generic;
     if (global && (a & ~off_mask) == page && !(n > 1 && (a & (n - 1)))) {
@@ -125,6 +127,13 @@ struct GlobalPage {
     return p;
   }
 };
+
+// An ld/st whose address is a register plus an offset (no shared variable or local frame to add):
+// lane addresses without the per-lane dispatch of lane_address.
+bool plain_address(const DInstr& in) {
+  const auto rel = MemRef::Rel((in.flags >> kRelShift) & 7);
+  return rel != MemRef::SharedVar && rel != MemRef::LocalFrame;
+}
 
 AccessSpace space_of_impl(const Instruction& ins, const MemRef& r) {
   if (r.rel == MemRef::KernelParam) return AccessSpace::KernelParam;
@@ -237,6 +246,27 @@ void exec_ld(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
   if ((sp == AccessSpace::Global || sp == AccessSpace::Generic) && vec == 1 && ops[1].kind() == Ref::Reg &&
       !hint.policy) {
     uint64_t* dst = ctx.dst(ops[1]);
+    if (plain_address(in)) {
+      // The lanes of one page append to the trace without a capacity test each.
+      MemTrace* tr = ctx.launch.trace;
+      if (tr) tr->acc.reserve(tr->acc.size() + kWarpSize);
+      const uint64_t imm = uint64_t(in.imm);
+      const bool a32 = in.flags & kAddr32;
+      for (uint32_t m = mask; m; m &= m - 1) {
+        const unsigned l = unsigned(std::countr_zero(m));
+        uint64_t a = imm + (base ? base[l] : 0);
+        if (a32) a = uint32_t(a);
+        const uint8_t* p;
+        if (page.same_page(a, total)) {
+          p = page.data + (a & page.off_mask);
+          if (tr) tr->add(a, total, l, TraceSpace::Global, false);
+        } else if (!(p = page.resolve(ctx, sp, l, a, total, false))) {
+          return;
+        }
+        dst[l] = loaded_value<Signed>(in, load_bytes(p, esize), esize);
+      }
+      return;
+    }
     for (uint32_t m = mask; m; m &= m - 1) {
       const unsigned l = unsigned(std::countr_zero(m));
       const uint8_t* p = page.resolve(ctx, sp, l, lane_address(ctx, in, base, l), total, false);
@@ -274,6 +304,26 @@ void exec_st(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
   if ((sp == AccessSpace::Global || sp == AccessSpace::Generic) && vec == 1 &&
       (ops[1].kind() == Ref::Reg || ops[1].kind() == Ref::Const) && !hint.policy) {
     const uint64_t* src = ctx.src(ops[1]);
+    if (plain_address(in)) {
+      MemTrace* tr = ctx.launch.trace;
+      if (tr) tr->acc.reserve(tr->acc.size() + kWarpSize);
+      const uint64_t imm = uint64_t(in.imm);
+      const bool a32 = in.flags & kAddr32;
+      for (uint32_t m = mask; m; m &= m - 1) {
+        const unsigned l = unsigned(std::countr_zero(m));
+        uint64_t a = imm + (base ? base[l] : 0);
+        if (a32) a = uint32_t(a);
+        uint8_t* p;
+        if (page.same_page(a, total)) {
+          p = page.data + (a & page.off_mask);
+          if (tr) tr->add(a, total, l, TraceSpace::Global, true);
+        } else if (!(p = page.resolve(ctx, sp, l, a, total, true))) {
+          return;
+        }
+        store_bytes(p, src[l], esize);
+      }
+      return;
+    }
     for (uint32_t m = mask; m; m &= m - 1) {
       const unsigned l = unsigned(std::countr_zero(m));
       uint8_t* p = page.resolve(ctx, sp, l, lane_address(ctx, in, base, l), total, true);

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 #include <numeric>
 
 namespace warpsim::timing {
@@ -198,9 +199,14 @@ std::vector<stats::KernelStats> Gpu::run(std::vector<KernelLaunch*> launches) {
     // The SMs due now, in index order (a tick changes only its own SM's next event, so the list
     // stays what a check at each SM's turn would find). Each SM's first touches miss the host's
     // caches: the next one due is prefetched while one ticks.
+    // (Branch-free: a bit per SM, 64 at a time, then the set bits in order.)
     due.clear();
-    for (uint32_t i = 0; i < sm_next.size(); ++i)
-      if (sm_next[i] <= t) due.push_back(i);
+    for (uint32_t w = 0; w < sm_next.size(); w += 64) {
+      const uint32_t n = std::min<uint32_t>(64, uint32_t(sm_next.size()) - w);
+      uint64_t bits = 0;
+      for (uint32_t j = 0; j < n; ++j) bits |= uint64_t(sm_next[w + j] <= t) << j;
+      for (; bits; bits &= bits - 1) due.push_back(w + uint32_t(std::countr_zero(bits)));
+    }
     for (size_t d = 0; d < due.size(); ++d) {
       if (d + 1 < due.size()) sms[due[d + 1]]->prefetch_tick();
       Sm* s = sms[due[d]].get();

@@ -633,7 +633,13 @@ uint64_t Sm::const_issue(WarpCtx& w, const InstrTiming& it, uint64_t t) {
 
 // Sectors a warp's accesses write only in part (fewer bytes than the sector; lanes are assumed to
 // write distinct bytes, as a store's lanes do unless they collide).
-static uint32_t partial_sectors(const std::vector<func::MemAccess>& acc, uint32_t sector) {
+static uint32_t partial_sectors(const std::vector<func::MemAccess>& acc, uint32_t sector, const UnitStrideRun& run) {
+  // A unit-stride run covers its inner sectors wholly: only the two at its ends can be partial.
+  if (run.yes && std::has_single_bit(sector) && (run.hi - 1) / sector - run.lo / sector < 64) {
+    const uint64_t fs = run.lo / sector, ls = (run.hi - 1) / sector;
+    if (fs == ls) return run.hi - run.lo < sector ? 1 : 0;
+    return uint32_t(run.lo % sector != 0) + uint32_t(run.hi % sector != 0);
+  }
   std::array<std::pair<uint64_t, uint32_t>, 64> seen;
   uint32_t n = 0;
   for (auto& a : acc)
@@ -658,14 +664,10 @@ uint64_t Sm::memory_issue(WarpCtx& w, const InstrTiming& it, uint64_t t) {
   if (it.bulk & kBulkCopy) return bulk_issue(w, it, t);
   KernelRun& k = *w.cta->kernel;
   stats::MemoryStats& ctr = k.mem;
-  bool any_shared = false, any_mem = false, all_global = true;
-  uint32_t lane_bytes = 1;
-  for (auto& a : trace_.acc) {
-    if (a.space == func::TraceSpace::Shared) any_shared = true;
-    else if (a.space == func::TraceSpace::Global || a.space == func::TraceSpace::Local) any_mem = true;
-    all_global &= a.space == func::TraceSpace::Global;
-    lane_bytes = std::max<uint32_t>(lane_bytes, a.bytes);
-  }
+  const bool any_shared = trace_.any(func::TraceSpace::Shared);
+  const bool any_mem = trace_.any(func::TraceSpace::Global) || trace_.any(func::TraceSpace::Local);
+  const bool all_global = trace_.acc.empty() || trace_.only(func::TraceSpace::Global);
+  const uint32_t lane_bytes = std::max<uint32_t>(1, trace_.max_bytes);
   const unsigned unit = unsigned(it.pipe);
   if (!any_mem) {
     if (!any_shared) {  // constant, parameter, or nothing touched (all lanes off)
@@ -701,7 +703,8 @@ uint64_t Sm::memory_issue(WarpCtx& w, const InstrTiming& it, uint64_t t) {
       }
     }
   }
-  coalesce(acc, m_.l1.line, m_.l1.sector, lines_, it.cls == OpClass::AtomGlobal);
+  const UnitStrideRun run = unit_stride_run(acc, m_.l1.line);
+  coalesce(acc, m_.l1.line, m_.l1.sector, lines_, it.cls == OpClass::AtomGlobal, &run);
   if (k.window.bytes)
     for (auto& l : lines_)
       if (l.l2 == func::L2Hint::Unchanged) l.l2 = k.window.hint(l.line * m_.l1.line, m_.l1.line);
@@ -730,7 +733,7 @@ uint64_t Sm::memory_issue(WarpCtx& w, const InstrTiming& it, uint64_t t) {
   auto data_cycles = [&](uint64_t n) { return (n * m_.l1.sector + m_.l1.bytes_per_clk - 1) / m_.l1.bytes_per_clk; };
   uint64_t store_cycles = 0;
   if (store && m_.l1.store_sector_cycles) {
-    const uint32_t partial = partial_sectors(acc, m_.l1.sector);
+    const uint32_t partial = partial_sectors(acc, m_.l1.sector, run);
     store_cycles = tag_cycles + uint64_t(partial) * m_.l1.store_sector_cycles + data_cycles(sectors - std::min(sectors, partial));
   }
   const uint64_t wavefronts =

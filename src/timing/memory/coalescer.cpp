@@ -118,11 +118,53 @@ void coalesce_lines(const std::vector<func::MemAccess>& acc, uint32_t line_bytes
   }
 }
 
+// The lines of a unit-stride run: no access crosses a line (natural alignment, element <= line),
+// so each lane's line is (addr - first line's address) / line_bytes; the same lines, sectors, lane
+// masks, counts and hints as coalesce_lines finds.
+void coalesce_run(const std::vector<func::MemAccess>& acc, const UnitStrideRun& run, uint32_t line_bytes,
+                  uint32_t sector_bytes, std::vector<LineAccess>& out) {
+  const unsigned lshift = unsigned(std::countr_zero(line_bytes)), sshift = unsigned(std::countr_zero(sector_bytes));
+  const uint64_t first = run.lo >> lshift, last = (run.hi - 1) >> lshift;
+  for (uint64_t line = first; line <= last; ++line) {
+    const uint64_t base = line << lshift;
+    const uint64_t lo = std::max(run.lo, base) - base, hi = std::min(run.hi, base + line_bytes) - base;
+    out.push_back(LineAccess{line, sector_bits(lo >> sshift, (hi - 1) >> sshift), 0, 0, 0, 1, 0, acc[0].l2});
+  }
+  LineAccess* lines = out.data();
+  for (const func::MemAccess& a : acc) {
+    LineAccess& la = lines[(a.addr >> lshift) - first];
+    la.lanes |= 1u << (a.lane & 31);
+    ++la.accesses;
+  }
+}
+
 }  // namespace
 
+UnitStrideRun unit_stride_run(const std::vector<func::MemAccess>& acc, uint32_t line_bytes) {
+  UnitStrideRun r;
+  if (acc.empty()) return r;
+  const func::MemAccess& a0 = acc[0];
+  const uint64_t n = a0.bytes;
+  if (n == 0 || !std::has_single_bit(n) || n > line_bytes || (a0.addr & (n - 1)) || !std::has_single_bit(line_bytes))
+    return r;
+  uint64_t next = a0.addr;
+  for (const func::MemAccess& a : acc) {
+    if (a.addr != next || a.bytes != n || a.l2 != a0.l2) return r;
+    next += n;
+  }
+  r.yes = true;
+  r.lo = a0.addr;
+  r.hi = next;
+  return r;
+}
+
 void coalesce(const std::vector<func::MemAccess>& acc, uint32_t line_bytes, uint32_t sector_bytes,
-              std::vector<LineAccess>& out, bool count_distinct) {
+              std::vector<LineAccess>& out, bool count_distinct, const UnitStrideRun* run) {
   out.clear();
+  if (run && run->yes && !count_distinct && std::has_single_bit(sector_bytes)) {
+    coalesce_run(acc, *run, line_bytes, sector_bytes, out);
+    return;
+  }
   if (std::has_single_bit(line_bytes) && std::has_single_bit(sector_bytes))
     coalesce_lines<true>(acc, line_bytes, sector_bytes, out, count_distinct);
   else

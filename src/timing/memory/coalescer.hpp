@@ -30,12 +30,22 @@ struct LineAccess {
   func::L2Hint l2 = func::L2Hint::Unchanged;  // the first L2 hint among its accesses
 };
 
+// The accesses of one instruction as one ascending run of equal, naturally aligned elements with
+// no gap and one L2 hint (acc[i] at lo + i x bytes): the unit-stride loads and stores of most
+// memory-bound kernels. Lines, sectors and partly written sectors then follow from [lo, hi)
+// without a search per lane.
+struct UnitStrideRun {
+  bool yes = false;
+  uint64_t lo = 0, hi = 0;
+};
+UnitStrideRun unit_stride_run(const std::vector<func::MemAccess>& acc, uint32_t line_bytes);
+
 // Groups the accesses of one instruction into lines, in first-touch order. `addr_of` maps an
 // access to the address the memory system sees (local memory is interleaved across lanes).
 // `distinct`, `rounds` and `repeat_sectors` are counted only with count_distinct (atomics need them;
 // they cost a search per access).
 void coalesce(const std::vector<func::MemAccess>& acc, uint32_t line_bytes, uint32_t sector_bytes,
-              std::vector<LineAccess>& out, bool count_distinct = true);
+              std::vector<LineAccess>& out, bool count_distinct = true, const UnitStrideRun* run = nullptr);
 
 // The address of local-memory word `addr` of lane `lane` of the warp whose local window starts
 // at `warp_base`: local memory is interleaved so that the same local address across a warp's
