@@ -135,6 +135,31 @@ bool plain_address(const DInstr& in) {
   return rel != MemRef::SharedVar && rel != MemRef::LocalFrame;
 }
 
+// The lanes of a global ld/st with a plain address, in lane order: f(lane, data) for each lane
+// until one faults (GlobalPage::resolve reports it). The lanes of one page append to the trace
+// without a capacity test each.
+template <class F>
+void plain_lanes(ExecCtx& ctx, const DInstr& in, const uint64_t* base, uint32_t mask, AccessSpace sp, unsigned total,
+                 bool write, GlobalPage& page, F&& f) {
+  MemTrace* tr = ctx.launch.trace;
+  if (tr) tr->acc.reserve(tr->acc.size() + kWarpSize);
+  const uint64_t imm = uint64_t(in.imm);
+  const bool a32 = in.flags & kAddr32;
+  for (uint32_t m = mask; m; m &= m - 1) {
+    const unsigned l = unsigned(std::countr_zero(m));
+    uint64_t a = imm + (base ? base[l] : 0);
+    if (a32) a = uint32_t(a);
+    uint8_t* p;
+    if (page.same_page(a, total)) {
+      p = page.data + (a & page.off_mask);
+      if (tr) tr->add(a, total, l, TraceSpace::Global, write);
+    } else if (!(p = page.resolve(ctx, sp, l, a, total, write))) {
+      return;
+    }
+    f(l, p);
+  }
+}
+
 AccessSpace space_of_impl(const Instruction& ins, const MemRef& r) {
   if (r.rel == MemRef::KernelParam) return AccessSpace::KernelParam;
   if (r.rel == MemRef::FuncParam) return AccessSpace::FuncParam;
@@ -247,24 +272,8 @@ void exec_ld(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
       !hint.policy) {
     uint64_t* dst = ctx.dst(ops[1]);
     if (plain_address(in)) {
-      // The lanes of one page append to the trace without a capacity test each.
-      MemTrace* tr = ctx.launch.trace;
-      if (tr) tr->acc.reserve(tr->acc.size() + kWarpSize);
-      const uint64_t imm = uint64_t(in.imm);
-      const bool a32 = in.flags & kAddr32;
-      for (uint32_t m = mask; m; m &= m - 1) {
-        const unsigned l = unsigned(std::countr_zero(m));
-        uint64_t a = imm + (base ? base[l] : 0);
-        if (a32) a = uint32_t(a);
-        const uint8_t* p;
-        if (page.same_page(a, total)) {
-          p = page.data + (a & page.off_mask);
-          if (tr) tr->add(a, total, l, TraceSpace::Global, false);
-        } else if (!(p = page.resolve(ctx, sp, l, a, total, false))) {
-          return;
-        }
-        dst[l] = loaded_value<Signed>(in, load_bytes(p, esize), esize);
-      }
+      plain_lanes(ctx, in, base, mask, sp, total, false, page,
+                  [&](unsigned l, uint8_t* p) { dst[l] = loaded_value<Signed>(in, load_bytes(p, esize), esize); });
       return;
     }
     for (uint32_t m = mask; m; m &= m - 1) {
@@ -305,23 +314,7 @@ void exec_st(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
       (ops[1].kind() == Ref::Reg || ops[1].kind() == Ref::Const) && !hint.policy) {
     const uint64_t* src = ctx.src(ops[1]);
     if (plain_address(in)) {
-      MemTrace* tr = ctx.launch.trace;
-      if (tr) tr->acc.reserve(tr->acc.size() + kWarpSize);
-      const uint64_t imm = uint64_t(in.imm);
-      const bool a32 = in.flags & kAddr32;
-      for (uint32_t m = mask; m; m &= m - 1) {
-        const unsigned l = unsigned(std::countr_zero(m));
-        uint64_t a = imm + (base ? base[l] : 0);
-        if (a32) a = uint32_t(a);
-        uint8_t* p;
-        if (page.same_page(a, total)) {
-          p = page.data + (a & page.off_mask);
-          if (tr) tr->add(a, total, l, TraceSpace::Global, true);
-        } else if (!(p = page.resolve(ctx, sp, l, a, total, true))) {
-          return;
-        }
-        store_bytes(p, src[l], esize);
-      }
+      plain_lanes(ctx, in, base, mask, sp, total, true, page, [&](unsigned l, uint8_t* p) { store_bytes(p, src[l], esize); });
       return;
     }
     for (uint32_t m = mask; m; m &= m - 1) {
