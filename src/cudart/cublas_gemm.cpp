@@ -10,7 +10,7 @@
 // not cuBLAS's: said once on stderr.
 //
 // Covered: cublas{S,D,H,C,Z}gemm and Cgemm3m/Zgemm3m, their StridedBatched and Batched forms,
-// cublasGemmEx, cublasGemmStridedBatchedEx and cublasGemmBatchedEx for real f16/bf16/f32/f64 data
+// cublasGemmEx, cublasGemmStridedBatchedEx, cublasGemmBatchedEx and cublasSgemmEx for real f16/bf16/f32/f64 data
 // with compute type 16F/32F/64F (fast/pedantic variants as 32F), complex c32/c64 and int8 -> int32
 // (compute 32I); cublas{S,D,C,Z}{syrk,syrkx,syr2k} and cublas{C,Z}{herk,herkx,her2k} (one triangle
 // of C; a real diagonal for the Hermitian ones); cublas{S,D,C,Z}trmm (the GEMM kernel with a
@@ -503,6 +503,15 @@ WARPSIM_CUBLAS Status cublasGemmEx(void* h, int ta, int tb, int m, int n, int k,
   Gemm g{h, ta, tb, m, n, k, alpha, beta, A, B, C, lda, ldb, ldc};
   return ex_or_next<decltype(&cublasGemmEx)>(g, atype, btype, ctype, compute, "cublasGemmEx", h, ta, tb, m, n, k, alpha,
                                               A, atype, lda, B, btype, ldb, beta, C, ctype, ldc, compute, algo);
+}
+// cublasSgemmEx: the GemmEx of f16/bf16/f32 data with f32 scalars and compute (libcublas's picks
+// SASS-only kernels and answers CUBLAS_STATUS_NOT_SUPPORTED for a 256 x 192 f16 product).
+WARPSIM_CUBLAS Status cublasSgemmEx(void* h, int ta, int tb, int m, int n, int k, const float* alpha, const void* A,
+                                    int atype, int lda, const void* B, int btype, int ldb, const float* beta, void* C,
+                                    int ctype, int ldc) {
+  Gemm g{h, ta, tb, m, n, k, alpha, beta, A, B, C, lda, ldb, ldc};
+  return ex_or_next<decltype(&cublasSgemmEx)>(g, atype, btype, ctype, kCompute32F, "cublasSgemmEx", h, ta, tb, m, n, k,
+                                               alpha, A, atype, lda, B, btype, ldb, beta, C, ctype, ldc);
 }
 WARPSIM_CUBLAS Status cublasGemmStridedBatchedEx(void* h, int ta, int tb, int m, int n, int k, const void* alpha,
                                                  const void* A, int atype, int lda, long long sa, const void* B,

@@ -2,7 +2,7 @@
 // of every type, side and triangle (from a few hundred rows on libcublas runs them on SASS-only GEMM
 // kernels, so warpsim's preload runs every SYMM/HEMM: A written out in full, then its GEMM kernel;
 // small sizes here keep the simulation short), one with an illegal ldc; cublasLtMatmul with row-major layouts (CUBLASLT_ORDER_ROW: all row-major, mixed
-// orders, transposes, f16 inputs with f32 output); and the batched LU, inverse and least-squares
+// orders, transposes, f16 inputs with f32 output); cublasSgemmEx; and the batched LU, inverse and least-squares
 // routines (getrfBatched/getriBatched, matinvBatched, gelsBatched). Each line says whether every
 // call succeeded and the result is within a relative bound; the expected output is what our H100
 // printed (validation/driver/h100_cublas_ex.out).
@@ -203,6 +203,32 @@ static void lt(int m, int n, int k, bool ta, bool tb, bool rowA, bool rowB, bool
   cublasLtDestroy(h);
 }
 
+// cublasSgemmEx (the legacy mixed-precision GEMM: f32 scalars and compute) with f16 A and B, f32 C.
+static void sgemm_ex(int m, int n, int k) {
+  std::vector<double> A(size_t(m) * k), B(size_t(k) * n), C(size_t(m) * n);
+  for (auto& x : A) x = __half2float(__float2half(float(rnd())));
+  for (auto& x : B) x = __half2float(__float2half(float(rnd())));
+  for (auto& x : C) x = float(rnd());
+  std::vector<double> ref(C.size());
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < m; ++i) {
+      double s = 0;
+      for (int l = 0; l < k; ++l) s += A[size_t(l) * m + i] * B[size_t(j) * k + l];
+      ref[size_t(j) * m + i] = 0.5 * s + 2.0 * C[size_t(j) * m + i];
+    }
+  std::vector<__half> Ah(A.size()), Bh(B.size());
+  for (size_t i = 0; i < A.size(); ++i) Ah[i] = __float2half(float(A[i]));
+  for (size_t i = 0; i < B.size(); ++i) Bh[i] = __float2half(float(B[i]));
+  Dev<__half> dA(Ah), dB(Bh);
+  Dev<float> dC(std::vector<float>(C.begin(), C.end()));
+  const float al = 0.5f, be = 2.0f;
+  CK(cublasSgemmEx(H, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &al, dA.p, CUDA_R_16F, m, dB.p, CUDA_R_16F, k, &be, dC.p,
+                   CUDA_R_32F, m));
+  CK(cudaDeviceSynchronize());
+  auto got = dC.host();
+  report("SgemmEx f16 -> f32 256x192x128", ref, std::vector<double>(got.begin(), got.end()), 1e-5);
+}
+
 // Batched LU + inverse, matinv, and least squares, checked by A inv(A) = I and the normal equations.
 static void batched(int n, int batch) {
   std::vector<double> all(size_t(n) * n * batch);
@@ -283,6 +309,7 @@ int main() {
   lt(72, 88, 40, false, true, true, false, true, false, "LtMatmul f32 A row, B^T column, C row");
   lt(80, 64, 32, true, true, false, true, false, false, "LtMatmul f32 A^T column, B^T row, C column");
   lt(128, 96, 64, false, false, true, true, true, true, "LtMatmul f16 -> f32 all row-major");
+  sgemm_ex(256, 192, 128);
   batched(24, 12);
   cublasDestroy(H);
   std::printf("%s\n", failed ? "FAILED" : "done");
