@@ -10,13 +10,14 @@
 // not cuBLAS's: said once on stderr.
 //
 // Covered: cublas{S,D,H,C,Z}gemm and Cgemm3m/Zgemm3m, their StridedBatched and Batched forms,
-// cublasGemmEx, cublasGemmStridedBatchedEx and cublasGemmBatchedEx for real f16/bf16/f32/f64 data
+// cublasGemmEx, cublasGemmStridedBatchedEx, cublasGemmBatchedEx and cublasSgemmEx for real f16/bf16/f32/f64 data
 // with compute type 16F/32F/64F (fast/pedantic variants as 32F), complex c32/c64 and int8 -> int32
 // (compute 32I); cublas{S,D,C,Z}{syrk,syrkx,syr2k} and cublas{C,Z}{herk,herkx,her2k} (one triangle
 // of C; a real diagonal for the Hermitian ones); cublas{S,D,C,Z}trmm (the GEMM kernel with a
 // triangular operand); cublas{S,D,C,Z}trsm (a kernel of its own); cublasLtMatmul and its heuristic
-// (see there); the 64-bit-index _64 forms of these, which cuSOLVER calls. Anything else (HEMM/SYMM,
-// other types) is passed to libcublas unchanged.
+// (see there); cublas{S,D,C,Z}symm and cublas{C,Z}hemm (A written out in full, then the GEMM kernel);
+// the 64-bit-index _64 forms of these, which cuSOLVER calls. Anything else (other types) is passed
+// to libcublas unchanged.
 //
 // cublas{S,D,C,Z}gemv go to libcublas first: its GEMV kernels for small matrices are PTX and
 // run; for larger ones it picks SASS-only kernels and fails with CUBLAS_STATUS_EXECUTION_FAILED
@@ -33,7 +34,11 @@
 #include <string>
 #include <vector>
 
+#include "preload_kernels.hpp"
+
 namespace {
+
+using namespace warpsim::preload;
 
 // ---- the few cuBLAS / CUDA ABI values used (cublas_api.h, library_types.h, cuda.h)
 using Status = int;
@@ -83,45 +88,6 @@ bool elem_of(int cuda_type, Elem& e) {
     case kC64F: e = Elem::C64; return true;
     default: return false;
   }
-}
-
-// ---- the driver API of the simulated GPU (warpsim's libcuda.so.1)
-struct Driver {
-  int (*module_load_data)(void**, const void*) = nullptr;
-  int (*module_get_function)(void**, void*, const char*) = nullptr;
-  int (*launch)(void*, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, void*, void**,
-                void**) = nullptr;
-  int (*memcpy_dtoh)(void*, uint64_t, size_t) = nullptr;
-  int (*stream_sync)(void*) = nullptr;
-  int (*mem_alloc)(uint64_t*, size_t) = nullptr;
-  int (*mem_free)(uint64_t) = nullptr;
-  int (*memcpy_dtod)(uint64_t, uint64_t, size_t, void*) = nullptr;
-  bool ok = false;
-};
-Driver& driver() {
-  static Driver d = [] {
-    Driver x;
-    void* h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_GLOBAL);
-    if (!h) return x;
-    x.module_load_data = reinterpret_cast<decltype(x.module_load_data)>(dlsym(h, "cuModuleLoadData"));
-    x.module_get_function = reinterpret_cast<decltype(x.module_get_function)>(dlsym(h, "cuModuleGetFunction"));
-    x.launch = reinterpret_cast<decltype(x.launch)>(dlsym(h, "cuLaunchKernel"));
-    x.memcpy_dtoh = reinterpret_cast<decltype(x.memcpy_dtoh)>(dlsym(h, "cuMemcpyDtoH_v2"));
-    x.stream_sync = reinterpret_cast<decltype(x.stream_sync)>(dlsym(h, "cuStreamSynchronize"));
-    x.mem_alloc = reinterpret_cast<decltype(x.mem_alloc)>(dlsym(h, "cuMemAlloc_v2"));
-    x.mem_free = reinterpret_cast<decltype(x.mem_free)>(dlsym(h, "cuMemFree_v2"));
-    x.memcpy_dtod = reinterpret_cast<decltype(x.memcpy_dtod)>(dlsym(h, "cuMemcpyDtoDAsync_v2"));
-    x.ok = x.module_load_data && x.module_get_function && x.launch && x.memcpy_dtoh && x.stream_sync && x.mem_alloc &&
-           x.mem_free && x.memcpy_dtod;
-    return x;
-  }();
-  return d;
-}
-
-// libcublas's own function of that name (the next definition after this library's).
-template <class F>
-F real(const char* name) {
-  return reinterpret_cast<F>(dlsym(RTLD_NEXT, name));
 }
 
 // ---- the kernel: PTX text for one (A/B type, C/D type, compute type) combination
@@ -298,32 +264,6 @@ READY:
   return s;
 }
 
-struct Kernels {
-  std::mutex mu;
-  std::map<std::string, void*> fns;  // by type combination
-};
-Kernels& kernels() {
-  static Kernels k;
-  return k;
-}
-// The kernel `entry` of the PTX `make()` builds, loaded once per `key` (null, said once, if it
-// cannot be loaded).
-template <class Make>
-void* cached_kernel(const std::string& key, const char* entry, Make make) {
-  Kernels& ks = kernels();
-  std::lock_guard g(ks.mu);
-  if (auto it = ks.fns.find(key); it != ks.fns.end()) return it->second;
-  Driver& d = driver();
-  void* mod = nullptr;
-  void* fn = nullptr;
-  const std::string ptx = make();
-  if (!d.ok || d.module_load_data(&mod, ptx.c_str()) != 0 || d.module_get_function(&fn, mod, entry) != 0) {
-    std::fprintf(stderr, "warpsim: cuBLAS: cannot load warpsim's kernel %s for %s\n", entry, key.c_str());
-    fn = nullptr;
-  }
-  ks.fns[key] = fn;
-  return fn;
-}
 void* kernel_for(Elem in, Elem out, Elem acc) {
   // By type names: complex types share their parts' PTX type with the real ones.
   const std::string key = std::string(elem_name(in)) + "." + elem_name(out) + "." + elem_name(acc);
@@ -373,6 +313,7 @@ struct Gemm {
   unsigned tri_a = 0, tri_b = 0;    // TRMM: A or B triangular (1 lower, 2 upper stored; 4 unit diagonal)
   // Complex GEMMs with real scalars (HERK's alpha and beta), and conj(alpha) (HER2K's second half).
   bool real_alpha = false, real_beta = false, conj_alpha = false;
+  bool swap_ab = false;  // cublasLt, row-major D: the caller's A is this GEMM's B and the other way round
 };
 
 Status run(const Gemm& g) {
@@ -562,6 +503,15 @@ WARPSIM_CUBLAS Status cublasGemmEx(void* h, int ta, int tb, int m, int n, int k,
   Gemm g{h, ta, tb, m, n, k, alpha, beta, A, B, C, lda, ldb, ldc};
   return ex_or_next<decltype(&cublasGemmEx)>(g, atype, btype, ctype, compute, "cublasGemmEx", h, ta, tb, m, n, k, alpha,
                                               A, atype, lda, B, btype, ldb, beta, C, ctype, ldc, compute, algo);
+}
+// cublasSgemmEx: the GemmEx of f16/bf16/f32 data with f32 scalars and compute (libcublas's picks
+// SASS-only kernels and answers CUBLAS_STATUS_NOT_SUPPORTED for a 256 x 192 f16 product).
+WARPSIM_CUBLAS Status cublasSgemmEx(void* h, int ta, int tb, int m, int n, int k, const float* alpha, const void* A,
+                                    int atype, int lda, const void* B, int btype, int ldb, const float* beta, void* C,
+                                    int ctype, int ldc) {
+  Gemm g{h, ta, tb, m, n, k, alpha, beta, A, B, C, lda, ldb, ldc};
+  return ex_or_next<decltype(&cublasSgemmEx)>(g, atype, btype, ctype, kCompute32F, "cublasSgemmEx", h, ta, tb, m, n, k,
+                                               alpha, A, atype, lda, B, btype, ldb, beta, C, ctype, ldc);
 }
 WARPSIM_CUBLAS Status cublasGemmStridedBatchedEx(void* h, int ta, int tb, int m, int n, int k, const void* alpha,
                                                  const void* A, int atype, int lda, long long sa, const void* B,
@@ -975,8 +925,120 @@ WARPSIM_CUBLAS Status cublasDtrmm_v2_64(void* h, int side, int uplo, int trans, 
                       int(ldc));
 }
 
+// ---- SYMM / HEMM: C = alpha A B + beta C (left) or alpha B A + beta C (right), A symmetric or
+// Hermitian with one triangle stored. libcublas runs them on its SASS-only GEMM kernels from a few
+// hundred rows on (a 500 x 300 DSYMM fails with CUBLAS_STATUS_INTERNAL_ERROR), so every SYMM/HEMM
+// runs here: A is written out in full to a scratch matrix (the mirrored triangle, conjugated for
+// HEMM, whose diagonal is real by definition), then the GEMM kernel multiplies.
+namespace {
+// Parameters: n, A lda (elements), F (n x n, column-major, ld n), upper (the stored triangle), herm.
+// Grid (n/16, n/16), block 16x16: thread (i, j) writes F(i, j).
+std::string symm_full_ptx(Elem e) {
+  const bool cplx = is_complex(e);
+  const std::string t = elem_ptx(e), b = std::to_string(elem_bytes(e));
+  std::string s = ".version 7.8\n.target sm_60\n.address_size 64\n"
+                  ".visible .entry warpsim_symm_full(.param .u32 n, .param .u64 A, .param .u64 lda, .param .u64 F,\n"
+                  "  .param .u32 upper, .param .u32 herm)\n{\n"
+                  "  .reg .pred %p<8>;\n  .reg .b32 %r<16>;\n  .reg .b64 %rd<16>;\n  .reg ." + t + " %v<4>;\n";
+  s += R"(  mov.u32 %r1, %ctaid.x; mov.u32 %r2, %ntid.x; mov.u32 %r3, %tid.x; mad.lo.s32 %r4, %r1, %r2, %r3;
+  mov.u32 %r1, %ctaid.y; mov.u32 %r2, %ntid.y; mov.u32 %r3, %tid.y; mad.lo.s32 %r5, %r1, %r2, %r3;
+  ld.param.u32 %r6, [n]; setp.ge.u32 %p1, %r4, %r6; setp.ge.u32 %p2, %r5, %r6; or.pred %p1, %p1, %p2;
+  @%p1 bra DONE;
+  ld.param.u32 %r7, [upper]; setp.ne.u32 %p3, %r7, 0;
+  setp.lt.u32 %p4, %r4, %r5; @%p3 setp.gt.u32 %p4, %r4, %r5;
+  selp.b32 %r9, %r5, %r4, %p4; selp.b32 %r10, %r4, %r5, %p4;
+  ld.param.u64 %rd1, [A]; ld.param.u64 %rd2, [lda];
+  cvt.u64.u32 %rd3, %r9; cvt.u64.u32 %rd4, %r10; mad.lo.s64 %rd5, %rd4, %rd2, %rd3;
+)";
+  // (i, j) outside the stored triangle (%p4: lower stored and i < j, upper stored and i > j) reads
+  // A(j, i): %r9/%r10 are the row/column read.
+  s += "  mad.lo.s64 %rd5, %rd5, " + b + ", %rd1;\n";
+  s += "  ld.param.u64 %rd6, [F]; cvt.u64.u32 %rd7, %r4; cvt.u64.u32 %rd8, %r5; cvt.u64.u32 %rd9, %r6;\n";
+  s += "  mad.lo.s64 %rd10, %rd8, %rd9, %rd7; mad.lo.s64 %rd10, %rd10, " + b + ", %rd6;\n";
+  if (cplx) {
+    s += "  ld.global.v2." + t + " {%v1, %v2}, [%rd5];\n";
+    s += "  ld.param.u32 %r11, [herm]; setp.ne.u32 %p6, %r11, 0;\n";
+    s += "  and.pred %p7, %p6, %p4; @%p7 neg." + t + " %v2, %v2;\n";
+    s += "  setp.eq.u32 %p7, %r4, %r5; and.pred %p7, %p7, %p6; @%p7 mov." + t + " %v2, " + (e == Elem::C64 ? "0d0000000000000000" : "0f00000000") + ";\n";
+    s += "  st.global.v2." + t + " [%rd10], {%v1, %v2};\n";
+  } else {
+    s += "  ld.global." + t + " %v1, [%rd5];\n  st.global." + t + " [%rd10], %v1;\n";
+  }
+  s += "DONE:\n  ret;\n}\n";
+  return s;
+}
+// The reference BLAS's checks of xSYMM / xHEMM, numbered as its arguments; cuBLAS prints the
+// same line on stdout (seen for DSYMM on our H100's libcublas).
+int symm_info(int side, int uplo, int m, int n, int lda, int ldb, int ldc) {
+  const int ka = side == kSideLeft ? m : n;
+  return side != kSideLeft && side != kSideRight ? 1
+       : uplo != kFillLower && uplo != kFillUpper ? 2
+       : m < 0                                    ? 3
+       : n < 0                                    ? 4
+       : lda < std::max(1, ka)                    ? 7
+       : ldb < std::max(1, m)                     ? 9
+       : ldc < std::max(1, m)                     ? 12
+                                                  : 0;
+}
+Status symm(Elem e, bool herm, void* h, int side, int uplo, int m, int n, const void* alpha, const void* A, int lda,
+            const void* B, int ldb, const void* beta, void* C, int ldc) {
+  if (!h) return kNotInitialized;
+  if (int info = symm_info(side, uplo, m, n, lda, ldb, ldc)) {
+    const char* names[] = {"SSYMM", "DSYMM", "CSYMM", "ZSYMM", "CHEMM", "ZHEMM"};
+    return illegal(names[(herm ? 4 : 0) + (e == Elem::F32 ? 0 : e == Elem::F64 ? 1 : e == Elem::C32 ? 2 : 3) -
+                         (herm ? 2 : 0)], info);
+  }
+  if (m == 0 || n == 0) return kOk;
+  Driver& d = driver();
+  if (!d.ok) return kExecutionFailed;
+  void* stream = nullptr;
+  int mode = 0;
+  if (handle_state(h, stream, mode) != kOk) return kNotInitialized;
+  void* fn = cached_kernel(std::string("symm.") + elem_name(e), "warpsim_symm_full", [&] { return symm_full_ptx(e); });
+  if (!fn) return kExecutionFailed;
+  unsigned ka = unsigned(side == kSideLeft ? m : n);
+  uint64_t full = 0;
+  if (d.mem_alloc(&full, uint64_t(ka) * ka * elem_bytes(e)) != 0) return 3;  // CUBLAS_STATUS_ALLOC_FAILED
+  uint64_t pa = uintptr_t(A), plda = uint64_t(lda);
+  unsigned upper = uplo == kFillUpper, hm = herm;
+  void* params[] = {&ka, &pa, &plda, &full, &upper, &hm};
+  Status st = kOk;
+  if (d.launch(fn, (ka + 15) / 16, (ka + 15) / 16, 1, 16, 16, 1, 0, stream, params, nullptr) != 0) st = kExecutionFailed;
+  if (st == kOk) {
+    const void* F = reinterpret_cast<const void*>(uintptr_t(full));
+    const bool left = side == kSideLeft;
+    Gemm g{h, kOpN, kOpN, m, n, int(ka), alpha, beta, left ? F : B, left ? B : F, C, left ? int(ka) : ldb,
+           left ? ldb : int(ka), ldc};
+    g.in = g.out = g.acc = e;
+    st = run(g);
+  }
+  d.stream_sync(stream);
+  d.mem_free(full);
+  return st;
+}
+}  // namespace
+#define WARPSIM_SYMM(P, T, NAME, HERM)                                                                              \
+  WARPSIM_CUBLAS Status cublas##P##NAME##_v2(void* h, int side, int uplo, int m, int n, const T* alpha, const T* A, \
+                                             int lda, const T* B, int ldb, const T* beta, T* C, int ldc) {          \
+    return symm(k##P, HERM, h, side, uplo, m, n, alpha, A, lda, B, ldb, beta, C, ldc);                             \
+  }                                                                                                                 \
+  WARPSIM_CUBLAS Status cublas##P##NAME##_v2_64(void* h, int side, int uplo, int64_t m, int64_t n, const T* alpha,  \
+                                                const T* A, int64_t lda, const T* B, int64_t ldb, const T* beta,    \
+                                                T* C, int64_t ldc) {                                                \
+    for (int64_t v : {m, n, lda, ldb, ldc})                                                                         \
+      if (v < INT32_MIN || v > INT32_MAX) return 15;                                                                \
+    return symm(k##P, HERM, h, side, uplo, int(m), int(n), alpha, A, int(lda), B, int(ldb), beta, C, int(ldc));    \
+  }
+WARPSIM_SYMM(S, float, symm, false)
+WARPSIM_SYMM(D, double, symm, false)
+WARPSIM_SYMM(C, void, symm, false)
+WARPSIM_SYMM(Z, void, symm, false)
+WARPSIM_SYMM(C, void, hemm, true)
+WARPSIM_SYMM(Z, void, hemm, true)
+#undef WARPSIM_SYMM
+
 // ---- cublasLtMatmul: D = epilogue(alpha op(A) op(B) + beta C), read from its descriptors through
-// libcublasLt's own getters. Covered: column-major layouts, the real types and compute types of
+// libcublasLt's own getters. Covered: column-major and row-major layouts, the real types and compute types of
 // cublasGemmEx above (and complex, int8), strided batches, host or device alpha/beta, the DEFAULT,
 // RELU, BIAS, RELU_BIAS, GELU and GELU_BIAS epilogues with f32 compute (bias in D's type).
 // Anything else answers CUBLAS_STATUS_NOT_SUPPORTED, as cublasLt does for what it lacks.
@@ -1027,9 +1089,25 @@ Status lt_plan(void* desc, void* Adesc, void* Bdesc, void* Cdesc, void* Ddesc, G
       (tb == kOpN ? lb.cols : lb.rows) != n || lc.rows != m || lc.cols != n)
     return kInvalidValue;
   if (m > INT32_MAX || n > INT32_MAX || k > INT32_MAX) return kNotSupported;
-  if (la.order != 0 || lb.order != 0 || lc.order != 0 || ld.order != 0 || lc.type != ld.type) return kNotSupported;
-  gm = Gemm{nullptr, ta, tb, int(m), int(n), int(k), nullptr, nullptr, nullptr, nullptr, nullptr, int(la.ld),
-            int(lb.ld), int(lc.ld), la.stride, lb.stride, lc.stride, ld.batch};
+  // Row-major layouts (CUBLASLT_ORDER_ROW, 1): a row-major X is the column-major X^T with the same
+  // ld, so op(A) and op(B) flip N and T; a row-major D (C alike) is computed as the column-major
+  // D^T = op(B)^T op(A)^T, A and B trading places. A conjugate op has no flipped form here, and a
+  // bias runs along D's rows, which the kernel's bias (one per row of its column-major output)
+  // cannot follow in the transposed product: those, and tiled orders, answer NOT_SUPPORTED.
+  constexpr int32_t kOrderCol = 0, kOrderRow = 1;
+  for (int32_t o : {la.order, lb.order, lc.order, ld.order})
+    if (o != kOrderCol && o != kOrderRow) return kNotSupported;
+  if (lc.order != ld.order || lc.type != ld.type) return kNotSupported;
+  auto flip = [](int32_t op) { return op == kOpN ? kOpT : kOpN; };
+  if ((la.order == kOrderRow && ta == kOpC) || (lb.order == kOrderRow && tb == kOpC)) return kNotSupported;
+  const int32_t opa = la.order == kOrderRow ? flip(ta) : ta, opb = lb.order == kOrderRow ? flip(tb) : tb;
+  const bool row_d = ld.order == kOrderRow;
+  if (row_d && (opa == kOpC || opb == kOpC)) return kNotSupported;
+  gm = row_d ? Gemm{nullptr, flip(opb), flip(opa), int(n), int(m), int(k), nullptr, nullptr, nullptr, nullptr, nullptr,
+                    int(lb.ld), int(la.ld), int(lc.ld), lb.stride, la.stride, lc.stride, ld.batch}
+             : Gemm{nullptr, opa, opb, int(m), int(n), int(k), nullptr, nullptr, nullptr, nullptr, nullptr, int(la.ld),
+                    int(lb.ld), int(lc.ld), la.stride, lb.stride, lc.stride, ld.batch};
+  gm.swap_ab = row_d;
   if (!ex_types(la.type, lb.type, ld.type, compute, gm)) return kNotSupported;
   // alpha/beta in the scale type: the compute type's, as cublasGemmEx takes them.
   const int want_scale = gm.acc == Elem::F16 ? kR16F : gm.acc == Elem::F32 ? kR32F : gm.acc == Elem::F64 ? kR64F
@@ -1047,6 +1125,7 @@ Status lt_plan(void* desc, void* Adesc, void* Bdesc, void* Cdesc, void* Ddesc, G
     default: return kNotSupported;
   }
   if (epi && gm.acc != Elem::F32) return kNotSupported;
+  if ((epi & 4) && row_d) return kNotSupported;
   if ((epi & 4) && bias_type != -1 && bias_type != ld.type) return kNotSupported;
   if (lc.batch != ld.batch || (la.batch != ld.batch && la.batch != 1) || (lb.batch != ld.batch && lb.batch != 1))
     return kInvalidValue;
@@ -1067,7 +1146,8 @@ WARPSIM_CUBLAS Status cublasLtMatmul(void* lt, void* desc, const void* alpha, co
   int32_t compute = 0;
   if (Status st = lt_plan(desc, Adesc, Bdesc, Cdesc, Ddesc, gm, compute); st != kOk) return st;
   if (!alpha || !beta || ((gm.epi & 4) && !gm.bias)) return kInvalidValue;
-  gm.alpha = alpha, gm.beta = beta, gm.a = A, gm.b = B, gm.c = const_cast<void*>(C), gm.d = D;
+  gm.alpha = alpha, gm.beta = beta, gm.a = gm.swap_ab ? B : A, gm.b = gm.swap_ab ? A : B, gm.c = const_cast<void*>(C),
+  gm.d = D;
   gm.stream = stream;
   return run(gm);
 }

@@ -481,7 +481,7 @@ struct CtaRunner {
       for (unsigned l = 0; l < kWarpSize; ++l)
         if ((left >> l & 1) && uint32_t(m[l]) == members) sub |= 1u << l;
       left &= ~sub;
-      if (members & live & ~ctx.group) {
+      if ((members & live & ~ctx.group) && in.exec != exec_bar_warp) {
         for (unsigned l = 0; l < kWarpSize; ++l)
           if (sub >> l & 1) w.state[l] = LaneState::WarpSyncWait;
         ctx.blocked |= sub;

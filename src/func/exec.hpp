@@ -66,6 +66,9 @@ bool barrier_arrive(ExecCtx& ctx, uint32_t id, uint32_t expected, uint32_t mask,
 // lane of `members` is in the executing group; otherwise the group waits for the others (the
 // handler must return without doing anything) and false is returned.
 bool warp_sync(ExecCtx& ctx, uint32_t members);
+// bar.warp.sync's handler: the engine lets it find its waiting members itself, since from sm_70 on
+// they may wait at another bar.warp.sync (ops_control.cpp).
+void exec_bar_warp(ExecCtx& ctx, const DInstr& in, uint32_t mask);
 // Keeps a narrower-than-64-bit value canonical (zero-extended) in a 64-bit register slot.
 inline uint64_t canon(uint64_t v, unsigned bits) { return bits >= 64 ? v : v & ((1ull << bits) - 1); }
 

@@ -609,6 +609,8 @@ void exec_bar(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
   barrier_arrive(ctx, id, count, mask, in.flags & 1);
 }
 
+}  // namespace
+
 void exec_bar_warp(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
   uint32_t members = uint32_t(ctx.src(in.op[0])[std::countr_zero(mask)]);
   if ((members & mask) != mask) {
@@ -616,8 +618,37 @@ void exec_bar_warp(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
               fmt::format("bar.warp.sync executed by a thread outside its member mask 0x{:08x}", members));
     return;
   }
-  warp_sync(ctx, members);
+  // From sm_70 on, the threads of a warp may meet at different bar.warp.sync instructions: each
+  // waits "until all threads corresponding to membermask have executed a bar.warp.sync with the
+  // same membermask" (PTX ISA, bar.warp.sync). cuSPARSE's csrmm_v3 kernel (SpMM CSR_ALG3) and
+  // cuBLAS's getrf_kernelWarp (getrfBatched below 32 rows) sync the warp on two paths of a branch.
+  // Members already waiting at another bar.warp.sync with this mask have arrived: they and these
+  // lanes pass together. Otherwise these lanes wait here (their pc stays) for the others.
+  Warp& w = ctx.w;
+  const uint32_t missing = members & w.valid & ~w.lanes_in(LaneState::Exited) & ~ctx.group;
+  if (!missing) return;
+  uint32_t elsewhere = 0;
+  for (uint32_t m = missing; m; m &= m - 1) {
+    const unsigned l = unsigned(std::countr_zero(m));
+    if (w.state[l] != LaneState::WarpSyncWait || w.pc[l] == ctx.pc || w.pc[l] >= ctx.prog.code.size()) continue;
+    const DInstr& other = ctx.prog.code[w.pc[l]];
+    if (other.exec == exec_bar_warp && uint32_t(ctx.src(other.op[0])[l]) == members) elsewhere |= 1u << l;
+  }
+  if (elsewhere == missing) {
+    for (uint32_t m = elsewhere; m; m &= m - 1) {
+      const unsigned l = unsigned(std::countr_zero(m));
+      w.state[l] = LaneState::Ready;
+      ++w.pc[l];
+    }
+    w.converged = false;
+    ++w.wake_gen;
+    return;
+  }
+  for (uint32_t m = mask; m; m &= m - 1) w.state[std::countr_zero(m)] = LaneState::WarpSyncWait;
+  ctx.blocked |= mask;
 }
+
+namespace {
 
 bool dec_bar(DecodeCtx& c, const Instruction& ins, DInstr& out) {
   if (ins.has(Mod::warp)) {  // bar.warp.sync membermask (__syncwarp)

@@ -295,6 +295,52 @@ HIGH:
   for (uint32_t t = 0; t < 32; ++t) EXPECT_EQ(v[t], t < 16 ? 2u : 1u) << t;
 }
 
+// sm_70+: lanes on two paths of a branch meet at two different bar.warp.sync instructions with
+// the same mask (cuSPARSE's csrmm_v3 and cuBLAS's getrf_kernelWarp do); each side writes shared
+// memory before its sync and reads the other side's after it. Before, this was a deadlock.
+TEST(Simt, WarpSyncAtTwoPlacesMeets) {
+  Harness h;
+  ASSERT_TRUE(h.load(kHead + R"(
+.visible .entry k(.param .u64 out)
+{
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<4>;
+  .reg .pred %p<2>;
+  .shared .align 4 .b32 s[32];
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  shl.b32 %r3, %r1, 2;
+  mov.u32 %r4, s;
+  add.u32 %r4, %r4, %r3;
+  xor.b32 %r5, %r1, 16;                     // the partner on the other path
+  shl.b32 %r5, %r5, 2;
+  mov.u32 %r6, s;
+  add.u32 %r5, %r6, %r5;
+  setp.lt.u32 %p1, %r1, 16;
+@!%p1 bra HIGH;
+  add.u32 %r2, %r1, 100;
+  st.shared.u32 [%r4], %r2;
+  bar.warp.sync -1;
+  bra.uni DONE;
+HIGH:
+  add.u32 %r2, %r1, 200;
+  st.shared.u32 [%r4], %r2;
+  bar.warp.sync -1;
+DONE:
+  ld.shared.u32 %r7, [%r5];
+  mul.wide.u32 %rd2, %r1, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r7;
+  ret;
+}
+)"));
+  uint64_t out = h.alloc(32 * 4);
+  auto r = h.run("k", {1, 1, 1}, {32, 1, 1}, Harness::Params().add(out));
+  ASSERT_TRUE(r.ok()) << r.report();
+  auto v = h.download<uint32_t>(out, 32);
+  for (uint32_t t = 0; t < 32; ++t) EXPECT_EQ(v[t], (t ^ 16) + ((t ^ 16) < 16 ? 100u : 200u)) << t;
+}
+
 // bar.red: every thread contributes a predicate; all get the CTA-wide popc/and/or.
 TEST(Simt, BarrierReductions) {
   Harness h;
