@@ -1051,6 +1051,11 @@ std::string describe(const Machine& m) {
                                                                  : std::string()));
   else
     line("bulk copies (TMA)", "none (cp.async.bulk costs its instruction only)");
+  if (m.cluster.barrier_latency || m.cluster.dsmem_latency)
+    line("thread-block clusters", fmt::format("barrier releases {} cy + {:.2f} cy per CTA after the last arrival; "
+                                              "another CTA's shared memory {} cy, {:.2f} B/clk per SM",
+                                              m.cluster.barrier_latency, m.cluster.barrier_cycles_per_cta,
+                                              m.cluster.dsmem_latency, m.cluster.dsmem_bytes_per_clk));
   line("crossbar", fmt::format("{} cy one way; {} B/clk per GPC port, {} B/clk per slice port", m.xbar.latency,
                                m.xbar.gpc_bytes_per_clk, m.xbar.slice_bytes_per_clk));
   line("L2 slices", fmt::format("{} in {} partition(s), {}-way, hit {} cy, far +{} cy, DRAM path {} cy, {} B/clk each, "
