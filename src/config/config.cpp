@@ -518,6 +518,11 @@ void read_machine(Reader& rd, Machine& m) {
   rd.u32("tma.store_bytes_per_clk", m.tma.store_bytes_per_clk);
   rd.u32("tma.complete_latency", m.tma.complete_latency);
   rd.u32("tma.wait_after_copy", m.tma.wait_after_copy);
+  // [cluster] (optional: sm_90 machines)
+  if (rd.get("cluster.barrier_latency")) rd.u32("cluster.barrier_latency", m.cluster.barrier_latency);
+  if (rd.get("cluster.barrier_cycles_per_cta")) rd.f64("cluster.barrier_cycles_per_cta", m.cluster.barrier_cycles_per_cta);
+  if (rd.get("cluster.dsmem_latency")) rd.u32("cluster.dsmem_latency", m.cluster.dsmem_latency);
+  if (rd.get("cluster.dsmem_bytes_per_clk")) rd.f64("cluster.dsmem_bytes_per_clk", m.cluster.dsmem_bytes_per_clk);
   // [const_cache]
   rd.boolean("const_cache.enabled", m.const_cache.enabled);
   rd.size32("const_cache.l1_bytes", m.const_cache.l1_bytes);
@@ -868,6 +873,8 @@ bool validate(const Machine& m, std::string& error) {
     if (c.address_cycles == 0) return bad("const_cache.address_cycles: must be positive");
   }
   // [tma]
+  if (m.cluster.barrier_cycles_per_cta < 0) return bad("cluster.barrier_cycles_per_cta: must not be negative");
+  if (m.cluster.dsmem_bytes_per_clk < 0) return bad("cluster.dsmem_bytes_per_clk: must not be negative");
   if (m.tma.enabled) {
     if (m.tma.copy_cycles == 0) return bad("tma.copy_cycles: must be positive");
     if (m.tma.bytes_per_clk == 0) return bad("tma.bytes_per_clk: must be positive");
@@ -1044,6 +1051,11 @@ std::string describe(const Machine& m) {
                                                                  : std::string()));
   else
     line("bulk copies (TMA)", "none (cp.async.bulk costs its instruction only)");
+  if (m.cluster.barrier_latency || m.cluster.dsmem_latency)
+    line("thread-block clusters", fmt::format("barrier releases {} cy + {:.2f} cy per CTA after the last arrival; "
+                                              "another CTA's shared memory {} cy, {:.2f} B/clk per SM",
+                                              m.cluster.barrier_latency, m.cluster.barrier_cycles_per_cta,
+                                              m.cluster.dsmem_latency, m.cluster.dsmem_bytes_per_clk));
   line("crossbar", fmt::format("{} cy one way; {} B/clk per GPC port, {} B/clk per slice port", m.xbar.latency,
                                m.xbar.gpc_bytes_per_clk, m.xbar.slice_bytes_per_clk));
   line("L2 slices", fmt::format("{} in {} partition(s), {}-way, hit {} cy, far +{} cy, DRAM path {} cy, {} B/clk each, "

@@ -293,6 +293,19 @@ struct Machine {
     // H100's single-thread streams, docs/validation-mem.md "Bulk copies").
     uint32_t wait_after_copy = 0;
   } tma;
+  // [cluster] (sm_90, optional): thread-block clusters in the timing model. A cluster barrier phase
+  // releases its waiters (barrier.cluster.wait) barrier_latency + barrier_cycles_per_cta x (CTAs in
+  // the cluster) cycles after its last arrival. An access to another CTA's shared memory (DSMEM)
+  // crosses the SM-to-SM network: a load's data is back dsmem_latency cycles after its bytes have
+  // left the SM's network port, which moves dsmem_bytes_per_clk; a store or remote mbarrier arrive
+  // is seen by the other CTA dsmem_latency / 2 cycles after it left. All 0: clusters cost what
+  // their instructions do on one SM.
+  struct Cluster {
+    uint32_t barrier_latency = 0;
+    double barrier_cycles_per_cta = 0;
+    uint32_t dsmem_latency = 0;
+    double dsmem_bytes_per_clk = 0;  // 0: no bandwidth limit
+  } cluster;
   // [xbar]: the crossbar between GPCs and L2 slices.
   struct Xbar {
     uint32_t latency = 0;               // one way, cycles

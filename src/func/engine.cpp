@@ -1043,16 +1043,25 @@ struct CtaStepper::Impl {
       : runner{prog, ls, cfg, cta, cfg.reconvergence_stack ? &ls.rpcs : nullptr} {}
 };
 
-CtaStepper::CtaStepper(const LoadedModule& m, LaunchState& ls, const EngineConfig& cfg, Dim3 id, uint32_t smid)
+CtaStepper::CtaStepper(const LoadedModule& m, LaunchState& ls, const EngineConfig& cfg, Dim3 id, uint32_t smid,
+                       Cluster* cluster, uint32_t rank)
     : impl_(std::make_unique<Impl>(m.prog, ls, cfg)) {
   init_cta(impl_->cta, ls, id);
-  Cluster& cl = impl_->solo;
-  cl.dims = ls.cluster;
-  cl.id = Dim3{id.x / ls.cluster.x, id.y / ls.cluster.y, id.z / ls.cluster.z};
-  cl.ctas = {&impl_->cta};
-  cl.live_threads = impl_->cta.nthreads;
-  impl_->cta.cluster = &cl;
-  impl_->cta.cluster_rank = id.x % ls.cluster.x + ls.cluster.x * (id.y % ls.cluster.y + ls.cluster.y * (id.z % ls.cluster.z));
+  if (cluster && rank < cluster->ctas.size()) {
+    cluster->ctas[rank] = &impl_->cta;
+    cluster->live_threads += impl_->cta.nthreads;
+    impl_->cta.cluster = cluster;
+    impl_->cta.cluster_rank = rank;
+  } else {
+    Cluster& cl = impl_->solo;
+    cl.dims = ls.cluster;
+    cl.id = Dim3{id.x / ls.cluster.x, id.y / ls.cluster.y, id.z / ls.cluster.z};
+    cl.ctas = {&impl_->cta};
+    cl.live_threads = impl_->cta.nthreads;
+    impl_->cta.cluster = &cl;
+    impl_->cta.cluster_rank =
+        id.x % ls.cluster.x + ls.cluster.x * (id.y % ls.cluster.y + ls.cluster.y * (id.z % ls.cluster.z));
+  }
   uint32_t saved = ls.smid;
   ls.smid = smid;
   impl_->runner.create_warps();

@@ -111,7 +111,10 @@ struct StepResult {
 // issues when; the functional engine computes what the instruction does, at issue).
 class CtaStepper {
  public:
-  CtaStepper(const LoadedModule& m, LaunchState& ls, const EngineConfig& cfg, Dim3 id, uint32_t smid);
+  // `cluster`: the thread-block cluster the CTA joins as rank `rank` (its `ctas` sized to the
+  // cluster, every CTA made before any runs); none: a cluster of this one CTA.
+  CtaStepper(const LoadedModule& m, LaunchState& ls, const EngineConfig& cfg, Dim3 id, uint32_t smid,
+             Cluster* cluster = nullptr, uint32_t rank = 0);
   ~CtaStepper();
   uint32_t warps() const;
   // The lanes of `warp` that run next and their pc; 0 when none can (waiting or finished).

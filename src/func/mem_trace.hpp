@@ -10,7 +10,10 @@
 namespace warpsim::func {
 
 // Spaces after generic-address resolution (a generic address shows as Global, Shared or Local).
-enum class TraceSpace : uint8_t { Global, Shared, Local, Const, Param };
+// RemoteShared: another CTA's shared memory in the thread-block cluster, reached over the SM-to-SM
+// network (its address is the shared::cluster one, (rank + 1) << 24 | offset; state.hpp); a CTA's
+// own shared memory through a shared::cluster address is Shared at its offset.
+enum class TraceSpace : uint8_t { Global, Shared, Local, Const, Param, RemoteShared };
 
 // What an access asks of L2 (PTX .L2::evict_* / .L2::no_allocate qualifiers, or the priority a
 // createpolicy value gives this address). Unchanged: no hint (the launch's access-policy window,

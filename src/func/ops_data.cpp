@@ -39,8 +39,11 @@ static uint8_t* resolve_cluster_shared(ExecCtx& ctx, unsigned l, uint64_t addr, 
                           t.shared.size(), rank));
     return nullptr;
   }
-  // Traced as a shared access of the issuing SM (the SM-to-SM network is not modelled apart).
-  if (ctx.launch.trace) ctx.launch.trace->add(off, n, l, TraceSpace::Shared, write);
+  // The timing model sends another CTA's accesses over the SM-to-SM network.
+  if (ctx.launch.trace) {
+    if (&t == &ctx.cta) ctx.launch.trace->add(off, n, l, TraceSpace::Shared, write);
+    else ctx.launch.trace->add((rank + 1) << kClusterRankShift | off, n, l, TraceSpace::RemoteShared, write);
+  }
   return &t.shared[off];
 }
 

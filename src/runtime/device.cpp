@@ -226,16 +226,7 @@ std::vector<LaunchOutcome> Device::launch_batch(const std::vector<LaunchItem>& i
     rec.regs = req.regs;
     rec.regs_estimated = req.regs_estimated;
     rec.start_ns = now_ns_;
-    // The timing model dispatches CTAs one by one to any SM; clusters of several CTAs, which must
-    // be resident together and reach each other's shared memory, run in the functional engine
-    // (untimed: the kernel's record has no timing statistics).
-    if (mode_ == Mode::Timing && req.cluster.count() > 1 && !cluster_note_) {
-      cluster_note_ = true;
-      std::fprintf(stderr, "warpsim: %s is launched with clusters of %llu CTAs, which the timing model does not "
-                   "run yet: it and later cluster launches run in the functional engine, untimed\n", k.name.c_str(),
-                   static_cast<unsigned long long>(req.cluster.count()));
-    }
-    if (mode_ == Mode::Timing && req.cluster.count() == 1) {
+    if (mode_ == Mode::Timing) {
       auto t = std::make_unique<Timed>();
       t->item = i;
       t->rec = std::move(rec);

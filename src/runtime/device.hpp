@@ -170,7 +170,6 @@ class Device {
   double now_ns_ = 0;
   uint64_t persisting_l2_ = 0;
   bool flush_caches_ = false;
-  bool cluster_note_ = false;  // the note that cluster launches run untimed was printed
   uint64_t timeline_every_ = 0;
   std::vector<TimelinePoint> timeline_;
   Progress progress_;

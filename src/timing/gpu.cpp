@@ -9,6 +9,23 @@
 namespace warpsim::timing {
 
 Gpu::Gpu(const config::Machine& m) : m_(m), mem_(std::make_unique<MemorySystem>(m)) {
+  // Cluster groups: the measured SM groups (cudaOccupancyMaxActiveClusters' answers fit no other
+  // layout, configs/h100.toml), else the GPCs, else the whole GPU; SM ids in order within each.
+  {
+    std::vector<uint32_t> sizes = m.cluster_sm_groups;
+    if (sizes.empty())
+      for (uint32_t t : m.tpcs_per_gpc) sizes.push_back(t * m.sms_per_tpc);
+    uint32_t next = 0;
+    for (uint32_t g : sizes) {
+      std::vector<uint32_t> ids;
+      for (uint32_t i = 0; i < g && next < m.sms; ++i) ids.push_back(next++);
+      if (!ids.empty()) groups_.push_back(std::move(ids));
+    }
+    if (groups_.empty() && m.sms) {
+      groups_.emplace_back(m.sms);
+      std::iota(groups_.back().begin(), groups_.back().end(), 0u);
+    }
+  }
   uint32_t total = 0;
   for (uint32_t t : m.tpcs_per_gpc) total += t * m.sms_per_tpc;
   if (total != m.sms || m.tpcs_per_gpc.empty()) {
@@ -62,6 +79,8 @@ uint64_t Gpu::code_address(const void* module, uint64_t code_bytes) {
 }
 
 std::vector<stats::KernelStats> Gpu::run(std::vector<KernelLaunch*> launches) {
+  // The thread-block clusters resident now (declared first: they outlive the SMs' CTA slots).
+  std::vector<std::unique_ptr<ClusterLink>> clusters;
   std::vector<std::unique_ptr<Sm>> sms;
   for (uint32_t i = 0; i < m_.sms; ++i) sms.push_back(std::make_unique<Sm>(m_, i, mem_.get()));
   // Every SM's next event, side by side: the loop below reads them all at every step.
@@ -91,6 +110,14 @@ std::vector<stats::KernelStats> Gpu::run(std::vector<KernelLaunch*> launches) {
     r->total_ctas = l.ls->grid.count();
     r->start = base;
     l.ls->ns_per_clock = m_.sm_clock_mhz > 0 ? 1e3 / m_.sm_clock_mhz : 0;
+    size_t widest = 0;
+    for (auto& g : groups_) widest = std::max(widest, g.size());
+    if (r->max_ctas_per_sm != 0 && l.ls->cluster.count() > widest) {
+      l.ls->fault.kind = func::FaultKind::IllegalInstruction;
+      l.ls->fault.message = fmt::format("a cluster of {} CTAs does not fit: the {}'s largest group of SMs has {}",
+                                        l.ls->cluster.count(), m_.name, widest);
+      r->stopped = true;
+    }
     if (r->max_ctas_per_sm == 0) {
       l.ls->fault.kind = func::FaultKind::IllegalInstruction;
       l.ls->fault.message = fmt::format(
@@ -105,8 +132,54 @@ std::vector<stats::KernelStats> Gpu::run(std::vector<KernelLaunch*> launches) {
   auto cta_id = [](const func::Dim3& g, uint64_t i) {
     return func::Dim3{uint32_t(i % g.x), uint32_t((i / g.x) % g.y), uint32_t(i / (uint64_t(g.x) * g.y))};
   };
+  // A thread-block cluster goes to `csize` distinct SMs of one group, all at once, when that many
+  // SMs of a group can take a CTA (no partial cluster waits resident); the least loaded SMs of
+  // the group first, groups in turn. An SM holds at most gpu.cluster_ctas_per_sm CTAs of
+  // clusters. This is the rule cudaOccupancyMaxActiveClusters counts (cudart/api_device.cpp).
+  size_t grr = 0;
+  std::vector<uint32_t> cand;
+  auto place_cluster = [&](KernelRun& r, uint64_t when) {
+    const func::Dim3 cdim = r.ls->cluster, grid = r.ls->grid;
+    const uint32_t csize = uint32_t(cdim.count());
+    for (size_t gi = 0; gi < groups_.size(); ++gi) {
+      const auto& g = groups_[(grr + gi) % groups_.size()];
+      if (g.size() < csize) continue;
+      cand.clear();
+      for (uint32_t s : g)
+        if (sms[s]->can_accept(r) && (!m_.cluster_ctas_per_sm || sms[s]->ctas_of(r) < m_.cluster_ctas_per_sm))
+          cand.push_back(s);
+      if (cand.size() < csize) continue;
+      std::stable_sort(cand.begin(), cand.end(),
+                       [&](uint32_t a, uint32_t b) { return sms[a]->ctas_of(r) < sms[b]->ctas_of(r); });
+      const func::Dim3 cgrid{grid.x / cdim.x, grid.y / cdim.y, grid.z / cdim.z};
+      const uint64_t q = r.next_cta / csize;  // clusters in x, y, z order of %clusterid
+      const func::Dim3 cid{uint32_t(q % cgrid.x), uint32_t(q / cgrid.x % cgrid.y),
+                           uint32_t(q / (uint64_t(cgrid.x) * cgrid.y))};
+      auto link = std::make_unique<ClusterLink>();
+      link->cluster.dims = cdim;
+      link->cluster.id = cid;
+      link->cluster.ctas.assign(csize, nullptr);
+      link->members.resize(csize);
+      for (uint32_t rank = 0; rank < csize; ++rank) {
+        const func::Dim3 id{cid.x * cdim.x + rank % cdim.x, cid.y * cdim.y + rank / cdim.x % cdim.y,
+                            cid.z * cdim.z + rank / (cdim.x * cdim.y)};
+        sms[cand[rank]]->dispatch(r, id, when, link.get(), rank);
+      }
+      clusters.push_back(std::move(link));
+      r.next_cta += csize;
+      grr = (grr + gi + 1) % groups_.size();
+      return true;
+    }
+    return false;
+  };
   auto distribute = [&](uint64_t when) {
+    clusters.erase(std::remove_if(clusters.begin(), clusters.end(), [](auto& c) { return c->retired; }), clusters.end());
     for (auto& r : runs) {
+      if (r->ls->cluster.count() > 1) {
+        while (!r->stopped && r->next_cta < r->total_ctas && place_cluster(*r, when)) {
+        }
+        continue;
+      }
       while (!r->stopped && r->next_cta < r->total_ctas) {
         bool placed = false;
         for (size_t p = 0; p < order_.size(); ++p) {

@@ -42,6 +42,9 @@ class Gpu {
   // The order in which SMs receive CTAs: one SM per TPC across all GPCs first, as the work
   // distributor spreads a grid over the chip (exposed for tests).
   const std::vector<uint32_t>& dispatch_order() const { return order_; }
+  // The groups of SMs a thread-block cluster's CTAs spread over, each on its own SM of one group:
+  // gpu.cluster_sm_groups (consecutive SM ids), else the GPCs (exposed for tests).
+  const std::vector<std::vector<uint32_t>>& cluster_groups() const { return groups_; }
   MemorySystem& memory() { return *mem_; }
   // Flushes the L2 (dirty lines written back to DRAM, every line dropped) before the next run; the
   // clock moves past the write-backs. L1, constant and instruction caches start empty at every run
@@ -75,6 +78,7 @@ class Gpu {
  private:
   const config::Machine& m_;
   std::vector<uint32_t> order_;
+  std::vector<std::vector<uint32_t>> groups_;
   // The memory system outlives a run: L2 contents and DRAM state carry from kernel to kernel, on
   // one clock that keeps running (now_).
   std::unique_ptr<MemorySystem> mem_;

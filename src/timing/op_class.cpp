@@ -604,8 +604,10 @@ std::vector<InstrTiming> classify_program(const func::Program& prog, const confi
     // with BRA.DIV, and a divergent warp takes a WARPSYNC.COLLECTIVE sequence instead
     // (validation/workloads/probes/divsync.cu). The SM applies the cost only where the lanes that
     // arrive are not all of the warp's live lanes.
-    if (t.cls == config::OpClass::Barrier && ins.op == Opcode::Barrier && !ins.has(Mod::aligned) &&
-        !ins.has(Mod::arrive))
+    if (t.cls == config::OpClass::Barrier && ins.op == Opcode::Barrier && ins.has(Mod::cluster))
+      t.cluster = ins.has(Mod::arrive) ? kClusterArrive : kClusterWait;
+    else if (t.cls == config::OpClass::Barrier && ins.op == Opcode::Barrier && !ins.has(Mod::aligned) &&
+             !ins.has(Mod::arrive))
       t.hold = m.barrier_divergent_latency;
     // An add merged into its reader's IADD3 takes an issue slot here (the PTX instruction still
     // runs) but neither pipe time nor latency: the reader is the one SASS instruction.

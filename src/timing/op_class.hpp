@@ -26,6 +26,7 @@ struct InstrTiming {
   uint8_t wait_groups = 0;   // cp.async.wait_group N: the N newest groups may stay in flight
   uint8_t bulk = 0;          // BulkFlag bits: cp.async.bulk and its bulk-group commit/wait
   uint8_t wgmma = 0;         // WgmmaFlag bits: wgmma.mma_async and its group commit/wait
+  uint8_t cluster = 0;       // ClusterFlag bits: barrier.cluster.arrive / .wait
   bool aggregated = false;   // an integer atomic add to a warp-uniform address: ptxas reduces the warp's lanes to one request
   uint32_t hold = 0;         // cycles the warp waits after issuing it (a device printf: sm.latency.printf)
   uint8_t nsrc = 0, ndst = 0;
@@ -52,6 +53,12 @@ enum BulkFlag : uint8_t {
   kBulkCommit = 2,    // cp.async.bulk.commit_group
   kBulkWait = 4,      // cp.async.bulk.wait_group N (N in wait_groups)
   kBulkWaitRead = 8,  // cp.async.bulk.wait_group.read N: only the sources must have been read
+};
+
+// sm_90 thread-block clusters: the cluster barrier's two halves (Sm::cluster_effects).
+enum ClusterFlag : uint8_t {
+  kClusterArrive = 1,  // barrier.cluster.arrive
+  kClusterWait = 2,    // barrier.cluster.wait: held until the phase's release
 };
 
 // sm_90a warpgroup MMAs (Sm::wgmma_issue): asynchronous, tracked in groups like cp.async.

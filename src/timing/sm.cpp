@@ -100,6 +100,12 @@ bool Sm::can_accept(const KernelRun& k) const {
   return true;
 }
 
+uint32_t Sm::ctas_of(const KernelRun& k) const {
+  uint32_t n = 0;
+  for (auto& c : ctas_) n += c->kernel == &k;
+  return n;
+}
+
 void Sm::occupancy_change(uint64_t t) {
   if (t > occ_last_) {
     warp_cycles_ += uint64_t(used_warps_) * (t - occ_last_);
@@ -110,7 +116,7 @@ void Sm::occupancy_change(uint64_t t) {
 
 void Sm::close(uint64_t t) { occupancy_change(t); }
 
-void Sm::dispatch(KernelRun& k, func::Dim3 cta_id, uint64_t start) {
+void Sm::dispatch(KernelRun& k, func::Dim3 cta_id, uint64_t start, ClusterLink* cluster, uint32_t rank) {
   occupancy_change(start);
   // The L1 gets what the shared-memory carve-out leaves; it is resized (and emptied) only when
   // the SM is idle, as the driver reconfigures the carve-out between kernels.
@@ -124,7 +130,13 @@ void Sm::dispatch(KernelRun& k, func::Dim3 cta_id, uint64_t start) {
   }
   auto slot = std::make_unique<CtaSlot>();
   slot->kernel = &k;
-  slot->stepper = std::make_unique<func::CtaStepper>(*k.module, *k.ls, *k.ecfg, cta_id, id_);
+  slot->stepper = std::make_unique<func::CtaStepper>(*k.module, *k.ls, *k.ecfg, cta_id, id_,
+                                                     cluster ? &cluster->cluster : nullptr, rank);
+  if (cluster) {
+    slot->cluster = cluster;
+    slot->rank = rank;
+    cluster->members.at(rank) = ClusterLink::Member{this, slot.get()};
+  }
   uint32_t n = slot->stepper->warps();
   used_threads_ += k.fp.threads;
   used_warps_ += k.fp.warps;
@@ -338,6 +350,8 @@ void Sm::issue(WarpCtx& w, uint64_t t) {
     trace_.clear();
     k.ls->trace = &trace_;
   }
+  func::Cluster* const fcl = c.stepper->cta().cluster;
+  const uint32_t phase0 = fcl ? fcl->phase : 0;
   func::StepResult r = c.stepper->step(w.warp);
   k.ls->trace = nullptr;
   if (r.fault || k.ls->fault.kind != func::FaultKind::None) {
@@ -387,6 +401,7 @@ void Sm::issue(WarpCtx& w, uint64_t t) {
       async_issue(w, it, t);
       break;
     case OpClass::Barrier:
+      if (it.cluster) break;  // barrier.cluster: cluster_effects
       w.hold_until = t + 1 + m_.barrier_latency;
       w.hold_reason = Stall::Barrier;
       // A divergent warp's arrival at barrier.sync: its lanes elsewhere wait the sequence out too.
@@ -401,6 +416,7 @@ void Sm::issue(WarpCtx& w, uint64_t t) {
     default: break;
   }
   if (it.wgmma) wgmma_issue(w, it, t);
+  if (fcl && (fcl->phase != phase0 || it.cluster || (traced && c.cluster))) cluster_effects(w, it, phase0, t, traced);
   sc.greedy = &w;
   w.throttle_until = 0;
   prepare(w, t + 1);
@@ -411,8 +427,94 @@ void Sm::issue(WarpCtx& w, uint64_t t) {
     wake(c, t);
   if (w.finished) {
     --c.live_warps;
-    if (c.live_warps == 0 || c.stepper->done()) retire_cta(&c, t);
+    if (c.live_warps == 0 || c.stepper->done()) cta_finished(c, t);
   }
+}
+
+void Sm::cta_finished(CtaSlot& c, uint64_t t) {
+  if (!c.cluster) return retire_cta(&c, t);
+  if (c.finished) return;
+  c.finished = true;
+  ClusterLink& l = *c.cluster;
+  if (++l.finished < l.members.size()) return;
+  // The last CTA of the cluster: all of them leave their SMs now (their shared memory was
+  // reachable by the others until here).
+  l.retired = true;
+  for (auto& mb : l.members) mb.sm->cluster_retire(*mb.slot, t);
+}
+
+// The cluster barrier (barrier.cluster.arrive / wait, PTX ISA 9.7.13.2): the functional engine
+// completes a phase when the last live thread of the cluster arrives (or exits); its waiters, in
+// every CTA of the cluster, go on [cluster] barrier_latency + barrier_cycles_per_cta per CTA later
+// (the H100's cluster.sync round trip, configs/h100.toml). A wait that finds its phase complete
+// (the last arriver's own wait) is held until the same release. Accesses to other CTAs' shared
+// memory (stores, atomics, mbarrier arrives, bulk copies' completions) may release their waits:
+// those CTAs look again when the access reaches them, dsmem_latency / 2 later (one way).
+void Sm::cluster_effects(WarpCtx& w, const InstrTiming& it, uint32_t phase0, uint64_t t, bool traced) {
+  CtaSlot& c = *w.cta;
+  const func::Cluster& fcl = *c.stepper->cta().cluster;
+  const auto& cc = m_.cluster;
+  if (fcl.phase != phase0) {
+    const uint64_t at = t + 1 + cc.barrier_latency +
+                        uint64_t(std::llround(cc.barrier_cycles_per_cta * double(fcl.ctas.size())));
+    if (c.cluster) {
+      for (auto& mb : c.cluster->members) {
+        mb.slot->cluster_release = at;
+        mb.sm->cluster_wake(*mb.slot, at);
+      }
+    } else {
+      c.cluster_release = at;
+      cluster_wake(c, at);
+    }
+  }
+  if ((it.cluster & kClusterWait) && c.cluster_release > t && !w.waiting) {
+    w.hold_until = std::max(w.hold_until, c.cluster_release);
+    w.hold_reason = Stall::Barrier;
+  }
+  if (!c.cluster || it.cluster || !traced) return;
+  uint32_t ranks = 0;
+  for (auto& a : trace_.acc)
+    if (a.space == func::TraceSpace::RemoteShared) ranks |= 1u << (((a.addr >> func::kClusterRankShift) - 1) & 31);
+  const uint64_t at = t + 1 + cc.dsmem_latency / 2;
+  for (; ranks; ranks &= ranks - 1) {
+    const uint32_t rank = uint32_t(std::countr_zero(ranks));
+    if (rank < c.cluster->members.size() && rank != c.rank) {
+      auto& mb = c.cluster->members[rank];
+      mb.sm->cluster_wake(*mb.slot, at);
+    }
+  }
+}
+
+void Sm::cluster_wake(CtaSlot& c, uint64_t at) {
+  uint64_t earliest = kNever;
+  for (auto* o : c.warps) {
+    if (o->finished || !o->waiting) continue;
+    prepare(*o, at);
+    if (o->finished) {
+      --c.live_warps;
+      continue;
+    }
+    if (o->waiting) continue;
+    o->hold_until = std::max(o->hold_until, at);
+    o->hold_reason = Stall::Barrier;
+    set_ready(*o, std::max(o->ready_at, o->hold_until));
+    subs_[o->sub_core].next_ready = std::min(subs_[o->sub_core].next_ready, o->ready_at);
+    earliest = std::min(earliest, o->ready_at);
+  }
+  if (earliest != kNever) *next_event_ = std::min(*next_event_, earliest);
+}
+
+bool Sm::stuck(const CtaSlot& c) const {
+  auto waits = [](const CtaSlot& s) {
+    if (s.finished) return true;
+    for (auto* o : s.warps)
+      if (!o->finished && !o->waiting) return false;
+    return true;
+  };
+  if (!c.cluster) return waits(c);
+  for (auto& mb : c.cluster->members)
+    if (!mb.slot || !waits(*mb.slot)) return false;
+  return true;
 }
 
 void Sm::wake(CtaSlot& c, uint64_t t) {
@@ -432,7 +534,8 @@ void Sm::wake(CtaSlot& c, uint64_t t) {
     }
     if (!o->finished && !o->waiting) all_waiting = false;
   }
-  if (c.live_warps > 0 && all_waiting && !c.stepper->done()) {
+  // (A CTA of a cluster may wait for the others: stuck only when all of them wait.)
+  if (c.live_warps > 0 && all_waiting && !c.stepper->done() && (!c.cluster || stuck(c))) {
     // Every live warp of the CTA waits and nothing can release them.
     c.kernel->ls->clock = t;
     c.stepper->report_deadlock();
@@ -662,6 +765,8 @@ static uint32_t partial_sectors(const std::vector<func::MemAccess>& acc, uint32_
 uint64_t Sm::memory_issue(WarpCtx& w, const InstrTiming& it, uint64_t t) {
   if (it.cls == OpClass::LdConst) return const_issue(w, it, t);
   if (it.bulk & kBulkCopy) return bulk_issue(w, it, t);
+  for (auto& a : trace_.acc)
+    if (a.space == func::TraceSpace::RemoteShared) return dsmem_issue(w, it, t);
   KernelRun& k = *w.cta->kernel;
   stats::MemoryStats& ctr = k.mem;
   const bool any_shared = trace_.any(func::TraceSpace::Shared);
@@ -873,8 +978,18 @@ uint64_t Sm::bulk_issue(WarpCtx& w, const InstrTiming& it, uint64_t t) {
   bool write = false;
   uint32_t copies = 0;
   uint32_t lanes_seen = 0;
+  uint32_t remote_ranks = 0;              // other CTAs whose mbarriers the copy signals
+  std::array<uint64_t, 32> remote_addr{};  // ... at these shared offsets
   for (auto& a : trace_.acc) {
     lanes_seen |= 1u << (a.lane & 31);
+    if (a.space == func::TraceSpace::RemoteShared) {
+      if (a.write) {
+        const uint32_t rank = uint32_t((a.addr >> func::kClusterRankShift) - 1) & 31;
+        remote_ranks |= 1u << rank;
+        remote_addr[rank] = a.addr & func::kClusterOffsetMask;
+      }
+      continue;
+    }
     if (a.space == func::TraceSpace::Global) {
       acc.push_back(a);
       bytes += a.bytes;
@@ -947,7 +1062,66 @@ uint64_t Sm::bulk_issue(WarpCtx& w, const InstrTiming& it, uint64_t t) {
       async_bars_[b].done = std::max(async_bars_[b].done, done);
     }
   }
+  // Other CTAs' mbarriers (a .multicast::cluster copy delivers the same data to every CTA of its
+  // ctaMask, read from L2 once): each learns of the copy when the issuing SM's would, plus the
+  // one-way trip to its SM. Estimate: the multicast's delivery is not measured apart.
+  ClusterLink* cl = w.cta->cluster;
+  if (remote_ranks && cl) {
+    const uint64_t hop = m_.cluster.dsmem_latency / 2;
+    std::vector<RemoteBar>* set = nullptr;
+    if (tid != ~0u && !write) {
+      uint32_t r;
+      if (!free_remote_.empty()) r = free_remote_.back(), free_remote_.pop_back();
+      else r = uint32_t(remote_bars_.size()), remote_bars_.emplace_back();
+      trackers_[tid].remote = r;
+      set = &remote_bars_[r];
+    }
+    for (uint32_t m = remote_ranks; m; m &= m - 1) {
+      const uint32_t rank = uint32_t(std::countr_zero(m));
+      if (rank >= cl->members.size() || rank == w.cta->rank) continue;
+      auto& mb = cl->members[rank];
+      mb.sm->remote_bar_link(*mb.slot, remote_addr[rank]);
+      if (set) set->push_back(RemoteBar{mb.sm, mb.slot, remote_addr[rank]});
+      else mb.sm->remote_bar_landed(mb.slot, remote_addr[rank], done + hop);
+    }
+  }
   return t + it.latency;
+}
+
+// Another CTA's loads, stores and atomics through shared::cluster addresses leave over the SM's
+// port to the SM-to-SM network at [cluster] dsmem_bytes_per_clk (the H100's 17.07 B/clk per SM
+// with 4-32 warps streaming 16-byte remote loads) behind the accesses before them; a load's data
+// is back dsmem_latency after its bytes have left (its dependent chain: 191.6 cycles per load).
+// Only the requesting SM's port is modelled (in the probes every SM serves as much as it asks).
+uint64_t Sm::dsmem_issue(WarpCtx& w, const InstrTiming& it, uint64_t t) {
+  (void)w;
+  const auto& cc = m_.cluster;
+  uint64_t bytes = 0;
+  for (auto& a : trace_.acc)
+    if (a.space == func::TraceSpace::RemoteShared) bytes += a.bytes;
+  const unsigned unit = unsigned(it.pipe);
+  if (sm_unit_free_[unit] != kNever) sm_unit_free_[unit] = t + it.pipe_cycles;
+  const uint64_t start = std::max(t, dsmem_port_free_);
+  const uint64_t xfer =
+      cc.dsmem_bytes_per_clk > 0 ? uint64_t(std::ceil(double(bytes) / cc.dsmem_bytes_per_clk)) : 0;
+  dsmem_port_free_ = start + xfer;
+  const bool store = it.cls == OpClass::StShared || it.cls == OpClass::StGlobal || it.cls == OpClass::StLocal;
+  if (store) return t + it.latency;
+  return std::max<uint64_t>(t + it.latency, start + xfer + cc.dsmem_latency);
+}
+
+void Sm::remote_bar_link(CtaSlot& c, uint64_t addr) { ++async_bars_[async_bars_.get(&c, addr)].pending; }
+
+void Sm::remote_bar_landed(const void* c, uint64_t addr, uint64_t t) {
+  const uint32_t b = async_bars_.find(c, addr);
+  if (b == AsyncBarriers::kNone) return;  // the CTA has gone
+  auto& bar = async_bars_[b];
+  bar.done = std::max(bar.done, t);
+  if (!bar.pending || --bar.pending) return;
+  release_bar_waiters(bar, t);
+  const uint64_t floor = ticked_ ? std::max(t, last_tick_ + 1) : t;
+  if (woken_ != kNever) *next_event_ = std::min(*next_event_, std::max(woken_, floor));
+  woken_ = kNever;
 }
 
 // wgmma.mma_async runs on the warp's sub-core tensor core while the warp goes on issuing: it is
@@ -1043,16 +1217,20 @@ void Sm::bars_landed(const Tracker& tr, uint64_t t) {
     if (bar.cta != tr.cta || !bar.pending) continue;
     bar.done = std::max(bar.done, t);
     if (--bar.pending) continue;
-    auto waiters = std::move(bar.waiters);
-    bar.waiters.clear();
-    for (auto& wt : waiters) {
-      WarpCtx* f = warp_by_uid(wt.warp_uid);
-      if (!f) continue;
-      const auto* it = static_cast<const InstrTiming*>(wt.instr);
-      const uint64_t at = std::max(t, f->bulk_gate);  // ([tma] wait_after_copy)
-      for (unsigned i = 0; i < it->ndst; ++i) f->sb.set(it->dst[i], at + it->latency, it->sb);
-      refresh_deps(*f, t);
-    }
+    release_bar_waiters(bar, t);
+  }
+}
+
+void Sm::release_bar_waiters(AsyncBarriers::Barrier& bar, uint64_t t) {
+  auto waiters = std::move(bar.waiters);
+  bar.waiters.clear();
+  for (auto& wt : waiters) {
+    WarpCtx* f = warp_by_uid(wt.warp_uid);
+    if (!f) continue;
+    const auto* it = static_cast<const InstrTiming*>(wt.instr);
+    const uint64_t at = std::max(t, f->bulk_gate);  // ([tma] wait_after_copy)
+    for (unsigned i = 0; i < it->ndst; ++i) f->sb.set(it->dst[i], at + it->latency, it->sb);
+    refresh_deps(*f, t);
   }
 }
 
@@ -1128,6 +1306,12 @@ void Sm::tracker_done(uint32_t id, uint64_t t) {
   if (tr.kernel) tr.kernel->mem_end = std::max(tr.kernel->mem_end, t + 1);
   if (tr.store) return;
   if (tr.async) return async_landed(tr, t);
+  if (tr.remote != ~0u) {
+    for (auto& rb : remote_bars_[tr.remote])
+      rb.sm->remote_bar_landed(rb.cta, rb.addr, t + m_.tma.complete_latency + m_.cluster.dsmem_latency / 2);
+    remote_bars_[tr.remote].clear();
+    free_remote_.push_back(tr.remote);
+  }
   if (tr.bulk) return bars_landed(tr, t + m_.tma.complete_latency);
   WarpCtx* f = warp_by_uid(tr.warp_uid);
   if (!f) return;  // the warp is gone
@@ -1223,6 +1407,8 @@ void Sm::abandon() {
   trackers_.clear();
   free_trackers_.clear();
   async_bars_.clear();
+  remote_bars_.clear();
+  free_remote_.clear();
   miss_queue_.clear();
   miss_head_ = 0;
   for (auto& q : unit_queue_) q.clear();

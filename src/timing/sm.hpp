@@ -63,6 +63,22 @@ struct KernelRun {
 };
 
 struct CtaSlot;
+class Sm;
+
+// A thread-block cluster (sm_90) in the timing model: its CTAs, each resident on its own SM of one
+// group (Gpu::run places them together and only when all fit), sharing one functional cluster.
+// They keep their SM resources (and shared memory, which the others may read) until the last of
+// them has finished, as the functional engine keeps them.
+struct ClusterLink {
+  func::Cluster cluster;
+  struct Member {
+    Sm* sm = nullptr;
+    CtaSlot* slot = nullptr;
+  };
+  std::vector<Member> members;  // by %cluster_ctarank
+  uint32_t finished = 0;        // CTAs whose warps have all finished
+  bool retired = false;         // every CTA retired: the link can go
+};
 
 // Fields in the order of use: what every issue reads and writes first (two cache lines), then
 // the scoreboard, then what only cp.async and bulk copies use.
@@ -102,6 +118,10 @@ struct CtaSlot {
   std::unique_ptr<func::CtaStepper> stepper;
   std::vector<WarpCtx*> warps;
   uint32_t live_warps = 0;
+  ClusterLink* cluster = nullptr;  // its cluster of several CTAs (none: a cluster of one)
+  uint32_t rank = 0;               // %cluster_ctarank
+  bool finished = false;           // every warp finished (waiting for the rest of its cluster)
+  uint64_t cluster_release = 0;    // the cluster barrier's latest completed phase releases its waiters then
 };
 
 class Sm : public MemClient {
@@ -110,8 +130,20 @@ class Sm : public MemClient {
   uint32_t id() const { return id_; }
 
   bool can_accept(const KernelRun& k) const;
-  // Makes CTA `cta_id` of kernel k resident; its warps may issue from cycle `start`.
-  void dispatch(KernelRun& k, func::Dim3 cta_id, uint64_t start);
+  uint32_t ctas_of(const KernelRun& k) const;  // k's CTAs resident here
+  // Makes CTA `cta_id` of kernel k resident; its warps may issue from cycle `start`. With a
+  // cluster, the CTA is its member of rank `rank`.
+  void dispatch(KernelRun& k, func::Dim3 cta_id, uint64_t start, ClusterLink* cluster = nullptr, uint32_t rank = 0);
+  // Another CTA of a cluster did something at cycle `at` - 1 that may let warps of c (resident
+  // here) go on: a cluster barrier phase completed (c.cluster_release), a remote store or mbarrier
+  // arrive reached c's shared memory. Its waiting warps look again and may issue from `at`.
+  void cluster_wake(CtaSlot& c, uint64_t at);
+  // The whole cluster of c has finished at cycle t: c leaves the SM.
+  void cluster_retire(CtaSlot& c, uint64_t t) { retire_cta(&c, t); }
+  // A bulk copy issued on another SM signals the mbarrier at shared offset `addr` of c (resident
+  // here): test_wait/try_wait results on it wait for remote_bar_landed (as for this SM's copies).
+  void remote_bar_link(CtaSlot& c, uint64_t addr);
+  void remote_bar_landed(const void* c, uint64_t addr, uint64_t t);  // c: the CtaSlot (compared, not read: it may have gone)
   // Issues on every sub-core that has an eligible warp at cycle t. Returns false if the kernel of
   // some warp faulted (its LaunchState says how).
   bool tick(uint64_t t);
@@ -157,6 +189,18 @@ class Sm : public MemClient {
   uint64_t l1i_fill(KernelRun& k, uint64_t line, uint64_t now);                  // from L2 into the L1I: arrival cycle
   void wake(CtaSlot& c, uint64_t t);
   void retire_cta(CtaSlot* c, uint64_t t);
+  // A CTA's warps have all finished: it retires, or, in a cluster, waits for the others.
+  void cta_finished(CtaSlot& c, uint64_t t);
+  // After warp w of a CTA issued `it` at t: the cluster barrier (a completed phase releases every
+  // CTA of the cluster; a wait holds until the release) and the wake-ups its accesses to other
+  // CTAs' shared memory cause. phase0: the cluster barrier's phase before the instruction.
+  // traced: the instruction's accesses are in trace_.
+  void cluster_effects(WarpCtx& w, const InstrTiming& it, uint32_t phase0, uint64_t t, bool traced);
+  // Every live warp of the CTA (of its whole cluster) waits, so nothing can release them.
+  bool stuck(const CtaSlot& c) const;
+  // Loads, stores and atomics on other CTAs' shared memory: over the SM's port to the SM-to-SM
+  // network ([cluster]); returns the cycle a load's data is back.
+  uint64_t dsmem_issue(WarpCtx& w, const InstrTiming& it, uint64_t t);
   void occupancy_change(uint64_t t);
   bool eligible(WarpCtx& w, SubCore& sc, uint64_t t);
   void recompute_next(uint64_t t);
@@ -193,7 +237,18 @@ class Sm : public MemClient {
     // cp.async: mbarriers whose phase waits for this copy (cp.async.mbarrier.arrive after it)
     std::array<uint32_t, 2> bars{AsyncBarriers::kNone, AsyncBarriers::kNone};
     const void* cta = nullptr;
+    uint32_t remote = ~0u;  // a bulk copy's mbarriers in other CTAs of its cluster (remote_bars_ index)
   };
+  // The mbarriers of other CTAs a bulk copy signals (a multicast, or a copy to another CTA's
+  // shared memory): their SMs learn when it lands.
+  struct RemoteBar {
+    Sm* sm;
+    CtaSlot* cta;
+    uint64_t addr;
+  };
+  std::vector<std::vector<RemoteBar>> remote_bars_;
+  std::vector<uint32_t> free_remote_;
+  uint64_t dsmem_port_free_ = 0;  // the SM's port to the SM-to-SM network: its backlog ends here
   struct QueuedMiss {
     uint64_t vline, pline;
     uint32_t sectors;
@@ -207,6 +262,7 @@ class Sm : public MemClient {
   void send_miss(const QueuedMiss& q, uint64_t t);
   void async_landed(const Tracker& tr, uint64_t t);
   void bars_landed(const Tracker& tr, uint64_t t);  // a copy linked to mbarriers (tr.bars) landed at t
+  void release_bar_waiters(AsyncBarriers::Barrier& bar, uint64_t t);  // its copies all landed at t
   void send_entry(const QueuedMiss& q, uint64_t t);
 
   const config::Machine& m_;

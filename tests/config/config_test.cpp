@@ -298,6 +298,22 @@ TEST(Config, ValidationRules) {
   }
 }
 
+// [cluster]: the H100's measured cluster timing loads; machines without the table keep zeros.
+TEST(Config, ClusterTimingIsOptionalAndChecked) {
+  Machine h = load_ok("h100");
+  EXPECT_GT(h.cluster.barrier_latency, 700u);
+  EXPECT_GT(h.cluster.dsmem_latency, 150u);
+  EXPECT_NEAR(h.cluster.dsmem_bytes_per_clk, 17.07, 1e-9);
+  Machine a = load_ok("a100");
+  EXPECT_EQ(a.cluster.barrier_latency, 0u);
+  EXPECT_EQ(a.cluster.dsmem_bytes_per_clk, 0.0);
+  for (const char* set : {"cluster.dsmem_bytes_per_clk=-1", "cluster.barrier_cycles_per_cta=-2"}) {
+    std::string e = load_err("h100", {set});
+    const std::string field = std::string(set).substr(0, std::string(set).find('='));
+    EXPECT_NE(e.find(field + ":"), std::string::npos) << set << " -> " << e;
+  }
+}
+
 TEST(Config, NamesAreStable) {
   EXPECT_STREQ(pipe_name(Pipe::Fma), "fma");
   EXPECT_STREQ(pipe_name(Pipe::Lsu), "lsu");
