@@ -765,8 +765,7 @@ static uint32_t partial_sectors(const std::vector<func::MemAccess>& acc, uint32_
 uint64_t Sm::memory_issue(WarpCtx& w, const InstrTiming& it, uint64_t t) {
   if (it.cls == OpClass::LdConst) return const_issue(w, it, t);
   if (it.bulk & kBulkCopy) return bulk_issue(w, it, t);
-  for (auto& a : trace_.acc)
-    if (a.space == func::TraceSpace::RemoteShared) return dsmem_issue(w, it, t);
+  if (trace_.any(func::TraceSpace::RemoteShared)) return dsmem_issue(w, it, t);
   KernelRun& k = *w.cta->kernel;
   stats::MemoryStats& ctr = k.mem;
   const bool any_shared = trace_.any(func::TraceSpace::Shared);
