@@ -41,8 +41,8 @@ nvcc -arch=sm_90 -cudart shared --extended-lambda -o "$b/thrust_more" tests/cuda
 nvcc -arch=sm_90 -cudart shared -o "$b/libcu_more" tests/cudart/libcu_more.cu 2>> "$out/nvcc.txt"
 nvcc -arch=sm_80 -cudart shared -o "$b/libcu_more_sm80" tests/cudart/libcu_more.cu 2>> "$out/nvcc.txt"
 nvcc -arch=sm_90 -cudart shared -o "$b/curand_gens" tests/cudart/curand_gens.cu -lcurand 2>> "$out/nvcc.txt"
-nvcc -arch=sm_90 -o "$b/cufft_big" tests/cudart/cufft_big.cu -lcufft 2>> "$out/nvcc.txt"
-nvcc -arch=sm_80 -cudart shared -o "$b/cufft_big_sm80" tests/cudart/cufft_big.cu -lcufft 2>> "$out/nvcc.txt"
+nvcc -arch=sm_90 -O2 -o "$b/cufft_big" tests/cudart/cufft_big.cu -lcufft 2>> "$out/nvcc.txt"
+nvcc -arch=sm_80 -O2 -cudart shared -o "$b/cufft_big_sm80" tests/cudart/cufft_big.cu -lcufft 2>> "$out/nvcc.txt"
 CUB_DEVICE_SCALE=64 "$b/cub_device" > "$out/cub_device.small.stdout" 2> "$out/cub_device.small.stderr"
 for p in driver_api curand_host curand_host_static api_basics_static api_basics runtime_misc_static cufft_host cublas_host \
          cublas_gemm cusolver_host cusparse_host nvrtc_jit texture_layered texture_mipmap graph_nodes runtime_apis hopper_tma \
