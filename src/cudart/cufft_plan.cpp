@@ -722,8 +722,9 @@ Result adopt(int handle, std::shared_ptr<Plan> p, size_t* work_size) {
   }
   static std::once_flag told;
   std::call_once(told, [] {
-    std::fprintf(stderr, "warpsim: note: a cuFFT plan whose kernels are SASS-only in libcufft runs as warpsim's own "
-                         "FFT kernels: results to rounding, cycles of those kernels, not of cuFFT's\n");
+    // After libcufft's own attempt, whose refused SASS-only module the driver has reported.
+    std::fprintf(stderr, "warpsim: note: cuFFT plans that libcufft cannot make here (their kernels are SASS only) run as "
+                         "warpsim's own FFT kernels: results to rounding, cycles of those kernels, not of cuFFT's\n");
   });
   return kSuccess;
 }
