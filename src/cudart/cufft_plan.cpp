@@ -11,13 +11,13 @@
 //
 // The plan: the input is gathered (any advanced layout, real or complex, a half spectrum expanded
 // by Hermitian symmetry for C2R/Z2D) into a dense complex work array [batch][n0][n1][n2]; each
-// dimension is transformed in place by Stockham autosort passes (one launch per pass, one thread
-// per output element, any radix: a pass of radix R reads R inputs and sums them against a
-// twiddle table computed in double on the host); a dimension with a prime factor above
-// kMaxRadix is done by Bluestein's chirp-z algorithm (a power-of-two circular convolution whose
+// dimension is transformed by Stockham autosort passes (one launch per pass, ping-ponging between
+// two work arrays; radix 2 and 4 and odd radices up to kMaxRadix as butterflies of one thread
+// each, twiddles from a table computed in long double on the host); a dimension with a prime
+// factor above kMaxRadix is done by Bluestein's chirp-z algorithm (a power-of-two circular convolution whose
 // chirp spectra are computed in double on the host); the result is scattered to the output layout
 // (the first n/2+1 bins of the last dimension for R2C, the real part for C2R). Real transforms
-// thus cost a full complex transform: simple, and exact to rounding. Precision: the plan's, with
+// thus cost a full complex transform: simple, and correct to rounding. Precision: the plan's, with
 // twiddles rounded once from double.
 #include <dlfcn.h>
 
@@ -136,7 +136,7 @@ std::string fft_ptx(bool dbl) {
   // multiplies input q by w^(q jlo n/(ns r)) (jlo = jj mod ns) and does an r-point DFT in adds,
   // writing outputs (jj / ns) ns r + jlo + q ns. Five times fewer instructions than the loop.
   for (int r : {2, 4}) {
-    const std::string R = std::to_string(r), L = "P" + R + "_";
+    const std::string R = std::to_string(r);
     s += head("warpsim_fft_pass" + R, ".param .u64 in, .param .u64 out, .param .u64 tw, .param .u64 n, "
                                       ".param .u64 ns, .param .u64 s, .param ." + T + " sgn");
     s += "  ld.param.u64 %rd3, [s]; ld.param.u64 %rd4, [n]; ld.param.u64 %rd6, [ns];\n"
@@ -183,7 +183,6 @@ std::string fft_ptx(bool dbl) {
              "};" + (q < 3 ? " add.u64 %rd12, %rd12, %rd23;" : "") + "\n";
     }
     s += "DONE:\n  ret;\n}\n\n";
-    (void)L;
   }
 
   // Bluestein, first step: dst[line][k] = src[b][k][i] chirp(k) for k < n, 0 up to m (line = b s + i);
@@ -766,7 +765,7 @@ std::vector<long long> widen(int rank, const int* v) {
   return w;
 }
 
-Result exec_or_next(int handle, void* in, void* out, int dir, int type, const char* name, auto next_call) {
+Result exec_or_next(int handle, void* in, void* out, int dir, int type, auto next_call) {
   if (auto p = own_plan(handle)) {
     if (p->type != type) return kInvalidValue;  // cuFFT's answer for an exec of the wrong type
     return exec(*p, in, out, dir);
@@ -943,32 +942,32 @@ WARPSIM_CUFFT Result cufftGetSize(int plan, size_t* ws) {
 WARPSIM_CUFFT Result cufftExecC2C(int plan, void* in, void* out, int dir) {
   using F = Result (*)(int, void*, void*, int);
   static const F next = real<F>("cufftExecC2C");
-  return exec_or_next(plan, in, out, dir, kC2C, "cufftExecC2C", [&] { return next ? next(plan, in, out, dir) : kInternalError; });
+  return exec_or_next(plan, in, out, dir, kC2C, [&] { return next ? next(plan, in, out, dir) : kInternalError; });
 }
 WARPSIM_CUFFT Result cufftExecZ2Z(int plan, void* in, void* out, int dir) {
   using F = Result (*)(int, void*, void*, int);
   static const F next = real<F>("cufftExecZ2Z");
-  return exec_or_next(plan, in, out, dir, kZ2Z, "cufftExecZ2Z", [&] { return next ? next(plan, in, out, dir) : kInternalError; });
+  return exec_or_next(plan, in, out, dir, kZ2Z, [&] { return next ? next(plan, in, out, dir) : kInternalError; });
 }
 WARPSIM_CUFFT Result cufftExecR2C(int plan, void* in, void* out) {
   using F = Result (*)(int, void*, void*);
   static const F next = real<F>("cufftExecR2C");
-  return exec_or_next(plan, in, out, kForward, kR2C, "cufftExecR2C", [&] { return next ? next(plan, in, out) : kInternalError; });
+  return exec_or_next(plan, in, out, kForward, kR2C, [&] { return next ? next(plan, in, out) : kInternalError; });
 }
 WARPSIM_CUFFT Result cufftExecD2Z(int plan, void* in, void* out) {
   using F = Result (*)(int, void*, void*);
   static const F next = real<F>("cufftExecD2Z");
-  return exec_or_next(plan, in, out, kForward, kD2Z, "cufftExecD2Z", [&] { return next ? next(plan, in, out) : kInternalError; });
+  return exec_or_next(plan, in, out, kForward, kD2Z, [&] { return next ? next(plan, in, out) : kInternalError; });
 }
 WARPSIM_CUFFT Result cufftExecC2R(int plan, void* in, void* out) {
   using F = Result (*)(int, void*, void*);
   static const F next = real<F>("cufftExecC2R");
-  return exec_or_next(plan, in, out, kInverse, kC2R, "cufftExecC2R", [&] { return next ? next(plan, in, out) : kInternalError; });
+  return exec_or_next(plan, in, out, kInverse, kC2R, [&] { return next ? next(plan, in, out) : kInternalError; });
 }
 WARPSIM_CUFFT Result cufftExecZ2D(int plan, void* in, void* out) {
   using F = Result (*)(int, void*, void*);
   static const F next = real<F>("cufftExecZ2D");
-  return exec_or_next(plan, in, out, kInverse, kZ2D, "cufftExecZ2D", [&] { return next ? next(plan, in, out) : kInternalError; });
+  return exec_or_next(plan, in, out, kInverse, kZ2D, [&] { return next ? next(plan, in, out) : kInternalError; });
 }
 // cufftXtExec: the plan's own type decides (direction ignored for real transforms, as cuFFT does).
 WARPSIM_CUFFT Result cufftXtExec(int plan, void* in, void* out, int dir) {
