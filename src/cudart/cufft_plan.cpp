@@ -21,6 +21,8 @@
 // twiddles rounded once from double.
 #include <dlfcn.h>
 
+#include "preload_kernels.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <complex>
@@ -47,39 +49,11 @@ constexpr int kCudaR32F = 0, kCudaR64F = 1, kCudaC32F = 4, kCudaC64F = 5;
 // output, so this is where Bluestein's two power-of-two FFTs of >= 2N points become cheaper).
 constexpr long long kMaxRadix = 61;
 
-// ---- the driver API of the simulated GPU (warpsim's libcuda.so.1)
-struct Driver {
-  int (*module_load_data)(void**, const void*) = nullptr;
-  int (*module_get_function)(void**, void*, const char*) = nullptr;
-  int (*launch)(void*, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, void*, void**,
-                void**) = nullptr;
-  int (*mem_alloc)(uint64_t*, size_t) = nullptr;
-  int (*mem_free)(uint64_t) = nullptr;
-  int (*memcpy_htod)(uint64_t, const void*, size_t) = nullptr;
-  bool ok = false;
-};
-Driver& driver() {
-  static Driver d = [] {
-    Driver x;
-    void* h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_GLOBAL);
-    if (!h) return x;
-    x.module_load_data = reinterpret_cast<decltype(x.module_load_data)>(dlsym(h, "cuModuleLoadData"));
-    x.module_get_function = reinterpret_cast<decltype(x.module_get_function)>(dlsym(h, "cuModuleGetFunction"));
-    x.launch = reinterpret_cast<decltype(x.launch)>(dlsym(h, "cuLaunchKernel"));
-    x.mem_alloc = reinterpret_cast<decltype(x.mem_alloc)>(dlsym(h, "cuMemAlloc_v2"));
-    x.mem_free = reinterpret_cast<decltype(x.mem_free)>(dlsym(h, "cuMemFree_v2"));
-    x.memcpy_htod = reinterpret_cast<decltype(x.memcpy_htod)>(dlsym(h, "cuMemcpyHtoD_v2"));
-    x.ok = x.module_load_data && x.module_get_function && x.launch && x.mem_alloc && x.mem_free && x.memcpy_htod;
-    return x;
-  }();
-  return d;
-}
-
-// libcufft's own function of that name (the next definition after this library's).
-template <class F>
-F real(const char* name) {
-  return reinterpret_cast<F>(dlsym(RTLD_NEXT, name));
-}
+// The simulated GPU's driver API and libcufft's own entry points, as the preload's other files
+// reach them (preload_kernels.hpp).
+using warpsim::preload::Driver;
+using warpsim::preload::driver;
+using warpsim::preload::real;
 
 // ---- the kernels: one module per precision. Every kernel has one thread per element of `total`
 // (a 1D grid of 256-thread blocks); complex numbers are (re, im) pairs of the precision's type.

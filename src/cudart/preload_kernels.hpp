@@ -1,5 +1,5 @@
 // The pieces of libwarpsim_preload.so that its replacement kernels share (cuBLAS in
-// cublas_gemm.cpp, cuSPARSE in cusparse_ops.cpp): the driver API of the simulated GPU, the library
+// cublas_gemm.cpp, cuSPARSE in cusparse_ops.cpp, cuFFT in cufft_plan.cpp): the driver API of the simulated GPU, the library
 // functions the preload stands in front of, and one cache of loaded PTX kernels. Inline, so the
 // library holds one driver table and one cache however many files use them.
 #pragma once
@@ -24,6 +24,7 @@ struct Driver {
   int (*mem_alloc)(uint64_t*, size_t) = nullptr;
   int (*mem_free)(uint64_t) = nullptr;
   int (*memcpy_dtod)(uint64_t, uint64_t, size_t, void*) = nullptr;
+  int (*memcpy_htod)(uint64_t, const void*, size_t) = nullptr;
   bool ok = false;
 };
 inline Driver& driver() {
@@ -39,8 +40,9 @@ inline Driver& driver() {
     x.mem_alloc = reinterpret_cast<decltype(x.mem_alloc)>(dlsym(h, "cuMemAlloc_v2"));
     x.mem_free = reinterpret_cast<decltype(x.mem_free)>(dlsym(h, "cuMemFree_v2"));
     x.memcpy_dtod = reinterpret_cast<decltype(x.memcpy_dtod)>(dlsym(h, "cuMemcpyDtoDAsync_v2"));
+    x.memcpy_htod = reinterpret_cast<decltype(x.memcpy_htod)>(dlsym(h, "cuMemcpyHtoD_v2"));
     x.ok = x.module_load_data && x.module_get_function && x.launch && x.memcpy_dtoh && x.stream_sync && x.mem_alloc &&
-           x.mem_free && x.memcpy_dtod;
+           x.mem_free && x.memcpy_dtod && x.memcpy_htod;
     return x;
   }();
   return d;
