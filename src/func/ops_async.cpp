@@ -399,9 +399,8 @@ void exec_cp_bulk(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
       }
       for (uint32_t r = 0; r < csize; ++r)
         if (cm >> r & 1) {
-          const uint64_t tag = uint64_t(r + 1) << kClusterRankShift;
-          dsts[ndst][0] = tag | (da & kClusterOffsetMask);
-          dsts[ndst++][1] = tag | (ma & kClusterOffsetMask);
+          dsts[ndst][0] = cluster_shared_address(r, da);
+          dsts[ndst++][1] = cluster_shared_address(r, ma);
         }
     } else {
       dsts[0][0] = da, dsts[0][1] = ma;

@@ -740,7 +740,7 @@ void exec_mapa(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
                 fmt::format("mapa to CTA rank {} of a cluster of {} CTAs", target, n));
       return;
     }
-    const uint64_t r = (uint64_t(target) + 1) << kClusterRankShift | off;
+    const uint64_t r = cluster_shared_address(target, off);
     d[l] = canon((in.flags & kDsmemGeneric) ? kSharedWindow + r : r, in.width);
   }
 }

@@ -22,7 +22,7 @@ using namespace ptx;
 // A shared::cluster address tagged with another CTA's rank (mapa; state.hpp): that CTA's shared
 // memory, which stays until the whole cluster has finished.
 static uint8_t* resolve_cluster_shared(ExecCtx& ctx, unsigned l, uint64_t addr, unsigned n, bool write) {
-  const uint64_t rank = (addr >> kClusterRankShift) - 1, off = addr & kClusterOffsetMask;
+  const uint64_t rank = cluster_rank_of(addr), off = addr & kClusterOffsetMask;
   const Cluster* cl = ctx.cta.cluster;
   const size_t size = cl ? cl->ctas.size() : 1;
   if (addr >> 32 || rank >= size) {
@@ -42,7 +42,7 @@ static uint8_t* resolve_cluster_shared(ExecCtx& ctx, unsigned l, uint64_t addr, 
   // The timing model sends another CTA's accesses over the SM-to-SM network.
   if (ctx.launch.trace) {
     if (&t == &ctx.cta) ctx.launch.trace->add(off, n, l, TraceSpace::Shared, write);
-    else ctx.launch.trace->add((rank + 1) << kClusterRankShift | off, n, l, TraceSpace::RemoteShared, write);
+    else ctx.launch.trace->add(cluster_shared_address(rank, off), n, l, TraceSpace::RemoteShared, write);
   }
   return &t.shared[off];
 }

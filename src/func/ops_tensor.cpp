@@ -264,7 +264,7 @@ void exec_tensor(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
       if (!ntargets) continue;
       sa &= kClusterOffsetMask;
     } else if (sa >> kClusterRankShift) {  // another CTA's shared::cluster address (mapa)
-      const uint32_t r = uint32_t(sa >> kClusterRankShift) - 1;
+      const uint32_t r = cluster_rank_of(sa);
       targets[ntargets] = cl ? cl->ctas[r] : &ctx.cta, tranks[ntargets++] = r;  // r checked by resolve_access
       sa &= kClusterOffsetMask;
     } else {
@@ -331,7 +331,7 @@ void exec_tensor(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
     uint64_t ma = ctx.src(ops[kOpMbarOff])[l] + (ops[kOpMbar].is_none() ? 0 : ctx.src(ops[kOpMbar])[l]);
     if (in.flags & kMbarVar) ma += (*ctx.cta.shared_offsets)[uint32_t(ctx.src(ops[kOpMbarVar])[l])];
     for (unsigned t = 0; t < ntargets; ++t) {
-      const uint64_t mt = (in.flags & kMulticast) ? (uint64_t(tranks[t]) + 1) << kClusterRankShift | (ma & kClusterOffsetMask) : ma;
+      const uint64_t mt = (in.flags & kMulticast) ? cluster_shared_address(tranks[t], ma) : ma;
       if (!mbarrier_complete_tx(ctx, l, mt, uint32_t(box_bytes))) return;
     }
   }

@@ -258,6 +258,12 @@ struct Cluster {
 // rank, and gives the same answers to every program that forms the addresses with mapa.)
 constexpr unsigned kClusterRankShift = 24;
 constexpr uint64_t kClusterOffsetMask = (1ull << kClusterRankShift) - 1;
+// The CTA rank a tagged shared::cluster address names (only for a nonzero tag), and the tagged
+// address of offset `off` in rank `rank`'s shared memory.
+constexpr uint32_t cluster_rank_of(uint64_t addr) { return uint32_t(addr >> kClusterRankShift) - 1; }
+constexpr uint64_t cluster_shared_address(uint64_t rank, uint64_t off) {
+  return (rank + 1) << kClusterRankShift | (off & kClusterOffsetMask);
+}
 
 struct Cta {
   Cta() = default;

@@ -474,7 +474,7 @@ void Sm::cluster_effects(WarpCtx& w, const InstrTiming& it, uint32_t phase0, uin
   if (!c.cluster || it.cluster || !traced) return;
   uint32_t ranks = 0;
   for (auto& a : trace_.acc)
-    if (a.space == func::TraceSpace::RemoteShared) ranks |= 1u << (((a.addr >> func::kClusterRankShift) - 1) & 31);
+    if (a.space == func::TraceSpace::RemoteShared) ranks |= 1u << (func::cluster_rank_of(a.addr) & 31);
   const uint64_t at = t + 1 + cc.dsmem_latency / 2;
   for (; ranks; ranks &= ranks - 1) {
     const uint32_t rank = uint32_t(std::countr_zero(ranks));
@@ -983,7 +983,7 @@ uint64_t Sm::bulk_issue(WarpCtx& w, const InstrTiming& it, uint64_t t) {
     lanes_seen |= 1u << (a.lane & 31);
     if (a.space == func::TraceSpace::RemoteShared) {
       if (a.write) {
-        const uint32_t rank = uint32_t((a.addr >> func::kClusterRankShift) - 1) & 31;
+        const uint32_t rank = func::cluster_rank_of(a.addr) & 31;
         remote_ranks |= 1u << rank;
         remote_addr[rank] = a.addr & func::kClusterOffsetMask;
       }
