@@ -17,53 +17,7 @@
 #include <cstdio>
 #include <vector>
 
-static uint32_t rng = 11;
-static double rnd() {
-  rng = rng * 1664525u + 1013904223u;
-  return double(rng >> 8) / double(1u << 24) - 0.5;
-}
-static std::vector<double> rvec(size_t n) {
-  std::vector<double> v(n);
-  for (auto& x : v) x = rnd();
-  return v;
-}
-static int st = 0;  // the first failing status of the current case
-#define CK(x)                                \
-  do {                                       \
-    int s_ = int(x);                         \
-    if (s_ && !st) {                         \
-      st = s_;                               \
-      std::printf("  %s: status %d\n", #x, s_); \
-    }                                        \
-  } while (0)
-static bool failed = false;
-static void report(const char* what, const std::vector<double>& ref, const std::vector<double>& got, double bound) {
-  double maxref = 0, maxerr = 0;
-  for (size_t i = 0; i < ref.size() && i < got.size(); ++i)
-    maxref = std::max(maxref, std::fabs(ref[i])), maxerr = std::max(maxerr, std::fabs(ref[i] - got[i]));
-  if (!(maxerr == maxerr)) maxerr = INFINITY;
-  const double rel = maxerr / (maxref > 0 ? maxref : 1);
-  const bool ok = !st && rel <= bound && ref.size() == got.size();
-  std::printf("%-44s %s\n", what, ok ? "ok" : "WRONG");
-  if (!ok) std::printf("  relative error %.3g > %.3g, %zu vs %zu values\n", rel, bound, got.size(), ref.size()), failed = true;
-  st = 0;
-}
-template <class T>
-struct Dev {
-  T* p = nullptr;
-  size_t n;
-  explicit Dev(size_t c) : n(c) {
-    cudaMalloc(&p, std::max<size_t>(n, 1) * sizeof(T));
-    cudaMemset(p, 0, std::max<size_t>(n, 1) * sizeof(T));
-  }
-  explicit Dev(const std::vector<T>& h) : Dev(h.size()) { cudaMemcpy(p, h.data(), n * sizeof(T), cudaMemcpyHostToDevice); }
-  std::vector<T> host() const {
-    std::vector<T> h(n);
-    cudaMemcpy(h.data(), p, n * sizeof(T), cudaMemcpyDeviceToHost);
-    return h;
-  }
-  ~Dev() { cudaFree(p); }
-};
+#include "lib_check.hpp"
 template <class T>
 std::vector<T> to(const std::vector<double>& v) {
   std::vector<T> o(v.size());
@@ -409,6 +363,7 @@ static void vector_ops() {
 }
 
 int main() {
+  rng = 11;
   if (cusparseCreate(&H) != CUSPARSE_STATUS_SUCCESS) {
     std::printf("cusparseCreate failed\n");
     return 1;

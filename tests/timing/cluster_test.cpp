@@ -17,7 +17,7 @@
 #include "mem/device_memory.hpp"
 #include "ptx/parser.hpp"
 #include "timing/gpu.hpp"
-#include "test_memory.hpp"
+#include "test_machine.hpp"
 
 namespace warpsim::timing {
 namespace {
@@ -25,43 +25,19 @@ namespace {
 using config::OpClass;
 using config::Pipe;
 
-// The timing tests' machine (timing_test.cpp), with 8 SMs in two groups of 4 for clusters.
+// The timing tests' machine (test_machine.hpp), with 8 SMs in two groups of 4 for clusters, and
+// shared-memory latencies.
 config::Machine cluster_machine() {
-  config::Machine m;
-  m.name = "test GPU";
+  config::Machine m = test_machine();
   m.sms = 8;
-  m.gpcs = 2;
   m.tpcs_per_gpc = {2, 2};
-  m.sms_per_tpc = 2;
   m.cluster_sm_groups = {4, 4};
-  m.sm_clock_mhz = 1000;
-  m.sub_cores = 4;
-  m.max_warps = 64;
-  m.max_threads = 2048;
-  m.max_ctas = 32;
-  m.registers = 65536;
-  m.max_shared_per_sm = 100 * 1024;
-  m.pipe_lanes.fill(16);
-  m.pipe_lanes[unsigned(Pipe::Mio)] = 32;
-  m.pipe_lanes[unsigned(Pipe::Lsu)] = 32;
-  m.pipe_lanes[unsigned(Pipe::Branch)] = 32;
-  m.instr_bytes = 16;
-  m.l0i_bytes = 0;
-  m.l1i_bytes = 0;
-  m.barrier_latency = 0;
-  m.branch_latency = 0;
-  for (auto& o : m.ops) o = config::OpTiming{Pipe::Alu, 4, 1, config::Scoreboard::Fixed};
-  m.ops[unsigned(OpClass::LdGlobal)] = {Pipe::Lsu, 300, 1, config::Scoreboard::Long};
-  m.ops[unsigned(OpClass::StGlobal)] = {Pipe::Lsu, 1, 1, config::Scoreboard::Long};
   m.ops[unsigned(OpClass::LdShared)] = {Pipe::Mio, 20, 1, config::Scoreboard::Short};
   m.ops[unsigned(OpClass::StShared)] = {Pipe::Mio, 1, 1, config::Scoreboard::Short};
-  m.ops[unsigned(OpClass::LdParam)] = {Pipe::Alu, 1, 1, config::Scoreboard::Fixed};
-  m.ops[unsigned(OpClass::Barrier)] = {Pipe::Branch, 1, 1, config::Scoreboard::Fixed};
   m.cluster.barrier_latency = 500;
   m.cluster.barrier_cycles_per_cta = 10;
   m.cluster.dsmem_latency = 200;
   m.cluster.dsmem_bytes_per_clk = 16;
-  set_test_memory(m);
   return m;
 }
 
