@@ -14,24 +14,11 @@
 #include <map>
 #include <vector>
 
+#include "fft_check.hpp"
+
 using cld = std::complex<long double>;  // inputs and errors
 using cd = std::complex<double>;         // the reference FFT's arithmetic
 constexpr long double kPi = 3.141592653589793238462643383279502884L;
-
-#define CHECK_FFT(x)                                                               \
-  do {                                                                             \
-    cufftResult r_ = (x);                                                          \
-    if (r_ != CUFFT_SUCCESS) {                                                     \
-      std::printf("%s failed: cufftResult %d (line %d)\n", #x, int(r_), __LINE__); \
-      return false;                                                                \
-    }                                                                              \
-  } while (0)
-
-static uint32_t rng = 2024;
-static double next_value() {
-  rng = rng * 1664525u + 1013904223u;
-  return double(rng >> 8) / double(1u << 24) - 0.5;
-}
 
 // e^(-2 pi i k / n), k < n, computed in long double (cached: one table a length).
 static const std::vector<cd>& twiddles(size_t n) {
@@ -107,10 +94,6 @@ static void report(const char* what, const std::vector<cld>& ref, const std::vec
   else std::printf("%-52s WRONG: rel rms %.3g > %.0e\n", what, rel, bound);
   std::fprintf(stderr, "%s: rel rms %.3g\n", what, rel);
 }
-
-template <class T> struct Cx;
-template <> struct Cx<float> { using type = cufftComplex; };
-template <> struct Cx<double> { using type = cufftDoubleComplex; };
 
 // Complex-to-complex of any rank, batched, in place: forward, then inverse of that.
 template <class T>
@@ -280,6 +263,7 @@ bool advanced(int n, int batch, int istride, int idist, int ostride, int odist, 
 }
 
 int main() {
+  rng = 2024;
   bool ok = true;
   ok &= c2c<float>({65536}, 1, "C2C 65536");
   ok &= c2c<float>({17 * 19 * 23}, 2, "C2C 7429 (17 19 23) x2 batches");

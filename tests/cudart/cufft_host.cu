@@ -11,22 +11,9 @@
 #include <cstdio>
 #include <vector>
 
+#include "fft_check.hpp"
+
 using cld = std::complex<long double>;
-
-#define CHECK_FFT(x)                                                          \
-  do {                                                                        \
-    cufftResult r_ = (x);                                                     \
-    if (r_ != CUFFT_SUCCESS) {                                                \
-      std::printf("%s failed: cufftResult %d (line %d)\n", #x, int(r_), __LINE__); \
-      return false;                                                           \
-    }                                                                         \
-  } while (0)
-
-static uint32_t rng = 12345;
-static double next_value() {
-  rng = rng * 1664525u + 1013904223u;
-  return double(rng >> 8) / double(1u << 24) - 0.5;
-}
 
 // Multidimensional DFT, row-major dims, sign -1 forward / +1 inverse, unnormalised.
 static std::vector<cld> dft(const std::vector<cld>& in, const std::vector<int>& dims, int sign) {
@@ -62,10 +49,6 @@ static void report(const char* what, const std::vector<cld>& ref, const std::vec
   std::printf("%-44s %s\n", what, rel <= bound ? "ok" : "WRONG");
   if (rel > bound) std::printf("  relative error %.3g > %.3g\n", rel, bound);
 }
-
-template <class T> struct Cx;
-template <> struct Cx<float> { using type = cufftComplex; };
-template <> struct Cx<double> { using type = cufftDoubleComplex; };
 
 // Complex-to-complex of any rank, forward then inverse (the inverse of the forward output).
 template <class T>
@@ -209,6 +192,7 @@ bool advanced() {
 }
 
 int main() {
+  rng = 12345;
   int version = 0;
   cufftGetVersion(&version);
   std::printf("cuFFT version known: %s\n", version > 0 ? "yes" : "no");
