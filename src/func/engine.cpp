@@ -524,8 +524,9 @@ struct CtaRunner {
     }
     if (ctx.stop) return Stop;
     uint32_t moved = group & ~ctx.redirected & ~ctx.blocked;
-    for (unsigned l = 0; l < kWarpSize; ++l)
-      if (moved >> l & 1) w.pc[l] = pc + 1;
+    if (moved == ~0u) w.pc.fill(pc + 1);  // (a converged warp: one vector store, no per-lane test)
+    else
+      for (uint32_t m = moved; m; m &= m - 1) w.pc[unsigned(std::countr_zero(m))] = pc + 1;
     w.last_pc = pc;
     if (rpcs) {
       // A path that keeps looping while other lanes wait for it to reconverge can never let

@@ -5,8 +5,47 @@
 #include <algorithm>
 #include <bit>
 #include <numeric>
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 namespace warpsim::timing {
+
+namespace {
+// A bit per SM of next[0..n) (n <= 64): its next event is due at cycle t. The clock loop asks at
+// every step, so where the host has AVX2 four SMs are compared per instruction (unsigned compare
+// as signed after flipping the sign bits); the answer is the same either way.
+uint64_t due_bits_scalar(const uint64_t* next, uint32_t n, uint64_t t) {
+  uint64_t bits = 0;
+  for (uint32_t j = 0; j < n; ++j) bits |= uint64_t(next[j] <= t) << j;
+  return bits;
+}
+#if defined(__x86_64__)
+__attribute__((target("avx2"))) uint64_t due_bits_avx2(const uint64_t* next, uint32_t n, uint64_t t) {
+  const __m256i sign = _mm256_set1_epi64x(INT64_MIN);
+  const __m256i tv = _mm256_xor_si256(_mm256_set1_epi64x(int64_t(t)), sign);
+  uint64_t late = 0;  // next > t
+  uint32_t j = 0;
+  for (; j + 4 <= n; j += 4) {
+    const __m256i v = _mm256_xor_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(next + j)), sign);
+    late |= uint64_t(unsigned(_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpgt_epi64(v, tv))))) << j;
+  }
+  uint64_t bits = ~late & (j == 64 ? ~0ull : (1ull << j) - 1);
+  return bits | (j < n ? due_bits_scalar(next + j, n - j, t) << j : 0);
+}
+// (Initialised before main, possibly before libgcc's own CPU detection has run: hence the init.)
+const bool kHostAvx2 = [] {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx2") != 0;
+}();
+#endif
+uint64_t due_bits(const uint64_t* next, uint32_t n, uint64_t t) {
+#if defined(__x86_64__)
+  if (kHostAvx2) return due_bits_avx2(next, n, t);
+#endif
+  return due_bits_scalar(next, n, t);
+}
+}  // namespace
 
 Gpu::Gpu(const config::Machine& m) : m_(m), mem_(std::make_unique<MemorySystem>(m)) {
   // Cluster groups: the measured SM groups (cudaOccupancyMaxActiveClusters' answers fit no other
@@ -276,9 +315,7 @@ std::vector<stats::KernelStats> Gpu::run(std::vector<KernelLaunch*> launches) {
     due.clear();
     for (uint32_t w = 0; w < sm_next.size(); w += 64) {
       const uint32_t n = std::min<uint32_t>(64, uint32_t(sm_next.size()) - w);
-      uint64_t bits = 0;
-      for (uint32_t j = 0; j < n; ++j) bits |= uint64_t(sm_next[w + j] <= t) << j;
-      for (; bits; bits &= bits - 1) due.push_back(w + uint32_t(std::countr_zero(bits)));
+      for (uint64_t bits = due_bits(&sm_next[w], n, t); bits; bits &= bits - 1) due.push_back(w + uint32_t(std::countr_zero(bits)));
     }
     for (size_t d = 0; d < due.size(); ++d) {
       if (d + 1 < due.size()) sms[due[d + 1]]->prefetch_tick();
