@@ -49,6 +49,14 @@ struct MemTrace {
     spaces |= 1u << unsigned(sp);
     max_bytes = std::max(max_bytes, unsigned(uint16_t(bytes)));
   }
+  // For a run of accesses of one space and width: append each, then note() their kind once.
+  void append(uint64_t addr, unsigned bytes, unsigned lane, TraceSpace sp, bool write) {
+    acc.push_back(MemAccess{addr, uint16_t(bytes), uint8_t(lane), sp, write, l2});
+  }
+  void note(TraceSpace sp, unsigned bytes) {
+    spaces |= 1u << unsigned(sp);
+    max_bytes = std::max(max_bytes, unsigned(uint16_t(bytes)));
+  }
   bool any(TraceSpace sp) const { return spaces >> unsigned(sp) & 1; }
   bool only(TraceSpace sp) const { return spaces == 1u << unsigned(sp); }
 };

@@ -148,6 +148,7 @@ void plain_lanes(ExecCtx& ctx, const DInstr& in, const uint64_t* base, uint32_t 
   if (tr) tr->acc.reserve(tr->acc.size() + kWarpSize);
   const uint64_t imm = uint64_t(in.imm);
   const bool a32 = in.flags & kAddr32;
+  bool appended = false;  // (the trace's summary is updated once for all of them)
   for (uint32_t m = mask; m; m &= m - 1) {
     const unsigned l = unsigned(std::countr_zero(m));
     uint64_t a = imm + (base ? base[l] : 0);
@@ -155,12 +156,13 @@ void plain_lanes(ExecCtx& ctx, const DInstr& in, const uint64_t* base, uint32_t 
     uint8_t* p;
     if (page.same_page(a, total)) {
       p = page.data + (a & page.off_mask);
-      if (tr) tr->add(a, total, l, TraceSpace::Global, write);
+      if (tr) tr->append(a, total, l, TraceSpace::Global, write), appended = true;
     } else if (!(p = page.resolve(ctx, sp, l, a, total, write))) {
-      return;
+      break;
     }
     f(l, p);
   }
+  if (appended) tr->note(TraceSpace::Global, total);
 }
 
 AccessSpace space_of_impl(const Instruction& ins, const MemRef& r) {
