@@ -31,9 +31,10 @@ def call_of(w, name, seen):
         return "cub SortPairs 1M u32" if "radix" in n else "cub Reduce::Sum 4M f32" if "reduce" in n else "cub InclusiveSum 4M f32"
     if w == "lt_thrust":
         return "thrust device_vector fill 4M" if ("for_each" in n or "fill" in n) else "thrust transform 4M" if "transform" in n else "thrust reduce 4M"
-    if w == "lt_cublas":
-        if "gemv" in n:
+    if w == "lt_cublas":  # the GEMM comes first; warpsim runs the GEMV as its GEMM kernel too
+        if "gemv" in n or "gemm" in seen:
             seen.add("gemv")
+        seen.add("gemm")
         return "cublasSgemv 4096" if "gemv" in seen else "cublasSgemm 1024^3"
     return "cufftExecC2C 2^16 x 16"
 
