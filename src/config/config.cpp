@@ -481,7 +481,9 @@ void read_machine(Reader& rd, Machine& m) {
   rd.u32("sm.latency.branch", m.branch_latency);
   rd.u32("sm.latency.cta_launch", m.cta_launch_latency);
   rd.u32("sm.latency.kernel_launch", m.kernel_launch_cycles);
+  if (rd.get("sm.latency.cta_dispatch_interval")) rd.f64("sm.latency.cta_dispatch_interval", m.cta_dispatch_interval);
   rd.u32("sm.latency.printf", m.printf_latency);
+  if (rd.get("sm.latency.membar_cta")) rd.u32("sm.latency.membar_cta", m.membar_cta_latency);
   rd.u32("sm.latency.barrier_divergent", m.barrier_divergent_latency);
 
   // [mem]
@@ -875,6 +877,7 @@ bool validate(const Machine& m, std::string& error) {
   // [tma]
   if (m.cluster.barrier_cycles_per_cta < 0) return bad("cluster.barrier_cycles_per_cta: must not be negative");
   if (m.cluster.dsmem_bytes_per_clk < 0) return bad("cluster.dsmem_bytes_per_clk: must not be negative");
+  if (!(m.cta_dispatch_interval >= 0)) return bad("sm.latency.cta_dispatch_interval: must not be negative");
   if (m.tma.enabled) {
     if (m.tma.copy_cycles == 0) return bad("tma.copy_cycles: must be positive");
     if (m.tma.bytes_per_clk == 0) return bad("tma.bytes_per_clk: must be positive");
@@ -1018,10 +1021,11 @@ std::string describe(const Machine& m) {
                                          "prefetch {} lines, a line from L2 every {} cy", m.instr_bytes,
                                          bytes(m.l0i_bytes), m.l0i_assoc, m.l0i_miss_latency, bytes(m.l1i_bytes), m.l1i_assoc,
                                          m.l1i_miss_latency, m.icache_line, m.l1i_prefetch_lines, m.l1i_fill_interval));
-  line("latencies (cycles)", fmt::format("barrier {} (divergent warp +{}), branch {}, CTA launch {}, kernel launch {}, "
-                                         "device printf {}",
+  line("latencies (cycles)", fmt::format("barrier {} (divergent warp +{}), branch {}, CTA launch {} (one CTA per {} cy "
+                                         "GPU-wide), kernel launch {}, device printf {}, CTA-scope fence {}",
                                          m.barrier_latency, m.barrier_divergent_latency, m.branch_latency,
-                                         m.cta_launch_latency, m.kernel_launch_cycles, m.printf_latency));
+                                         m.cta_launch_latency, m.cta_dispatch_interval, m.kernel_launch_cycles,
+                                         m.printf_latency, m.membar_cta_latency));
   s += "memory\n";
   line("shared banks", fmt::format("{} x {} B", m.shared_banks, m.shared_bank_bytes));
   line("L1 data", fmt::format("{} B lines of {} B sectors, {}-way, {} miss entries/SM, {} lookups + {} B per cycle, miss path {} cy",

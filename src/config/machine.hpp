@@ -216,7 +216,10 @@ struct Machine {
   uint32_t branch_latency = 0;         // a taken or divergent branch to the warp's next issue
   uint32_t cta_launch_latency = 0;     // a CTA slot freed to the next CTA's first issue on that SM
   uint32_t kernel_launch_cycles = 0;   // launch overhead of a kernel (runtime + front end), cycles
+  double cta_dispatch_interval = 0;    // the GPU's work distributor starts one CTA per this many SM cycles
+                                       // (all SMs together; 0: no limit)
   uint32_t printf_latency = 0;         // a device printf (vprintf call) to the warp's next issue
+  uint32_t membar_cta_latency = 0;     // a fence of CTA scope to the warp's next issue (0: ops.membar's latency)
   uint32_t barrier_divergent_latency = 0;  // lanes of a warp arriving at a non-.aligned barrier.sync while
                                            // others of it are elsewhere, to the warp's next issue
 

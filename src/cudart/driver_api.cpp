@@ -91,6 +91,8 @@ abi::Error cudaDeviceGetByPCIBusId(int* device, const char* id);
 abi::Error cudaDeviceGetDefaultMemPool(void** pool, int device);
 abi::Error cudaPointerGetAttributes(abi::PointerAttributes* attr, const void* ptr);
 abi::Error cudaLaunchKernelExC(const abi::LaunchConfig* config, const void* func, void** args);
+abi::Error cudaOccupancyMaxActiveClusters(int* numClusters, const void* func, const abi::LaunchConfig* config);
+abi::Error cudaOccupancyMaxPotentialClusterSize(int* clusterSize, const void* func, const abi::LaunchConfig* config);
 abi::Error cudaMemPoolDestroy(void* pool);
 abi::Error cudaMallocFromPoolAsync(void** p, size_t n, void* pool, abi::Stream s);
 abi::Error cudaMemPoolSetAttribute(void* pool, int attr, void* value);
@@ -950,6 +952,22 @@ int cuLaunchKernelEx_(const CuLaunchConfig* c, void* f, void** params, void** ex
                        c->stream, c->attrs, c->num_attrs};
   return cu(cudaLaunchKernelExC(&rc, f, params));
 }
+// The cluster occupancy queries take the same CUlaunchConfig; cuBLAS's handle creation asks
+// cuOccupancyMaxActiveClusters on sm_90 and fails (CUBLAS_STATUS_INTERNAL_ERROR) without an answer.
+int cuOccupancyMaxActiveClusters_(int* n, void* f, const CuLaunchConfig* c) {
+  if (!c || !n) return CuInvalidValue;
+  if (!known_function(f)) return CuInvalidHandle;
+  abi::LaunchConfig rc{{c->grid[0], c->grid[1], c->grid[2]}, {c->block[0], c->block[1], c->block[2]}, c->smem,
+                       c->stream, c->attrs, c->num_attrs};
+  return cu(cudaOccupancyMaxActiveClusters(n, f, &rc));
+}
+int cuOccupancyMaxPotentialClusterSize_(int* n, void* f, const CuLaunchConfig* c) {
+  if (!c || !n) return CuInvalidValue;
+  if (!known_function(f)) return CuInvalidHandle;
+  abi::LaunchConfig rc{{c->grid[0], c->grid[1], c->grid[2]}, {c->block[0], c->block[1], c->block[2]}, c->smem,
+                       c->stream, c->attrs, c->num_attrs};
+  return cu(cudaOccupancyMaxPotentialClusterSize(n, f, &rc));
+}
 int cuLaunchHostFunc_(void* stream, void (*fn)(void*), void* user) { return cu(cudaLaunchHostFunc(stream, fn, user)); }
 
 // ---------------------------------------------------------------- memory
@@ -1416,7 +1434,8 @@ const std::vector<Entry>& entries() {
     E(cuFuncGetName), E(cuFuncGetModule), E(cuFuncGetParamInfo), E(cuFuncGetParamCount), E(cuFuncIsLoaded),
     E(cuFuncLoad), E(cuOccupancyMaxActiveBlocksPerMultiprocessor),
     E(cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags), E(cuOccupancyMaxPotentialBlockSize),
-    E(cuOccupancyMaxPotentialBlockSizeWithFlags), E(cuLaunchKernel), E(cuLaunchCooperativeKernel),
+    E(cuOccupancyMaxPotentialBlockSizeWithFlags), E(cuOccupancyMaxActiveClusters),
+    E(cuOccupancyMaxPotentialClusterSize), E(cuLaunchKernel), E(cuLaunchCooperativeKernel),
     E(cuLaunchKernelEx), E(cuLaunchHostFunc), E(cuMemAlloc), E(cuMemFree), E(cuMemAllocPitch), E(cuMemGetInfo),
     E(cuMemAllocManaged), E(cuMemHostAlloc), E(cuMemAllocHost), E(cuMemFreeHost), E(cuMemHostGetDevicePointer),
     E(cuMemHostGetFlags), E(cuMemHostRegister), E(cuMemHostUnregister), E(cuMemGetAddressRange),

@@ -177,6 +177,17 @@ std::vector<stats::KernelStats> Gpu::run(std::vector<KernelLaunch*> launches) {
   // clusters. This is the rule cudaOccupancyMaxActiveClusters counts (cudart/api_device.cpp).
   size_t grr = 0;
   std::vector<uint32_t> cand;
+  // The work distributor starts CTAs one after another, sm.latency.cta_dispatch_interval cycles
+  // apart over the whole GPU (the H100 measured: validation/libtime/probes/cta_rate.cu): a grid of
+  // many short CTAs waits for it rather than for free SM slots. A slot is taken when its CTA is
+  // assigned and the CTA starts at its turn (a cluster's CTAs together, after csize turns).
+  double dispatch_free = double(base);
+  auto dispatch_at = [&](uint64_t when, uint32_t ctas) -> uint64_t {
+    if (m_.cta_dispatch_interval <= 0) return when;
+    const double at = std::max(double(when), dispatch_free);
+    dispatch_free = at + m_.cta_dispatch_interval * ctas;
+    return uint64_t(std::ceil(at));
+  };
   auto place_cluster = [&](KernelRun& r, uint64_t when) {
     const func::Dim3 cdim = r.ls->cluster, grid = r.ls->grid;
     const uint32_t csize = uint32_t(cdim.count());
@@ -194,6 +205,7 @@ std::vector<stats::KernelStats> Gpu::run(std::vector<KernelLaunch*> launches) {
       const uint64_t q = r.next_cta / csize;  // clusters in x, y, z order of %clusterid
       const func::Dim3 cid{uint32_t(q % cgrid.x), uint32_t(q / cgrid.x % cgrid.y),
                            uint32_t(q / (uint64_t(cgrid.x) * cgrid.y))};
+      const uint64_t start = dispatch_at(when, csize);
       auto link = std::make_unique<ClusterLink>();
       link->cluster.dims = cdim;
       link->cluster.id = cid;
@@ -202,7 +214,7 @@ std::vector<stats::KernelStats> Gpu::run(std::vector<KernelLaunch*> launches) {
       for (uint32_t rank = 0; rank < csize; ++rank) {
         const func::Dim3 id{cid.x * cdim.x + rank % cdim.x, cid.y * cdim.y + rank / cdim.x % cdim.y,
                             cid.z * cdim.z + rank / (cdim.x * cdim.y)};
-        sms[cand[rank]]->dispatch(r, id, when, link.get(), rank);
+        sms[cand[rank]]->dispatch(r, id, start, link.get(), rank);
       }
       clusters.push_back(std::move(link));
       r.next_cta += csize;
@@ -224,7 +236,7 @@ std::vector<stats::KernelStats> Gpu::run(std::vector<KernelLaunch*> launches) {
         for (size_t p = 0; p < order_.size(); ++p) {
           Sm& sm = *sms[order_[(rr + p) % order_.size()]];
           if (sm.can_accept(*r)) {
-            sm.dispatch(*r, cta_id(r->ls->grid, r->next_cta), when);
+            sm.dispatch(*r, cta_id(r->ls->grid, r->next_cta), dispatch_at(when, 1));
             ++r->next_cta;
             rr = (rr + p + 1) % order_.size();
             placed = true;

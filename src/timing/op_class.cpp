@@ -600,6 +600,12 @@ std::vector<InstrTiming> classify_program(const func::Program& prog, const confi
     if (t.cls == config::OpClass::Call && ins.op == Opcode::Call && d.target < prog.call_sites.size() &&
         prog.call_sites[d.target].builtin == func::CallSite::Vprintf)
       t.hold = m.printf_latency;
+    // A fence of CTA scope (membar.cta, fence.sc/acq_rel.cta: MEMBAR.SC.CTA in the H100's SASS)
+    // orders the warp's accesses inside its SM: on the H100 it costs a warp 12 cycles where
+    // membar.gl waits ~670 for the memory system (validation/libtime/probes/membar.cu). cub's
+    // decoupled look-back spins on one (radix-sort onesweep, scan).
+    if (t.cls == config::OpClass::Membar && ins.has(Mod::cta) && m.membar_cta_latency)
+      t.latency = m.membar_cta_latency;
     // barrier.sync without .aligned may be reached by part of a warp: ptxas guards its BAR.SYNC
     // with BRA.DIV, and a divergent warp takes a WARPSYNC.COLLECTIVE sequence instead
     // (validation/workloads/probes/divsync.cu). The SM applies the cost only where the lanes that

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -777,6 +778,99 @@ std::string printf_kernel() {
   ret;
 }
 )";
+}
+
+// Each thread stores its global index: a grid of many CTAs that each do almost nothing.
+const char* kStoreIndexKernel = R"(.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+  .reg .u64 %rd<4>;
+  .reg .u32 %r<5>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %ctaid.x;
+  mov.u32 %r2, %ntid.x;
+  mov.u32 %r3, %tid.x;
+  mad.lo.u32 %r4, %r1, %r2, %r3;
+  mul.wide.u32 %rd2, %r4, 4;
+  add.u64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r4;
+  ret;
+}
+)";
+
+// The work distributor starts one CTA per sm.latency.cta_dispatch_interval cycles over the whole
+// GPU (configs/h100.toml, [MEAS-CTA]): 4,000 short CTAs on 4 SMs take at least 4,000 intervals,
+// however many SM slots are free; without the limit the same grid runs in a fraction of that, and
+// a grid of a few long CTAs barely notices it.
+TEST(Timing, CtaDispatchIntervalBoundsGridsOfShortCtas) {
+  config::Machine m = test_machine();
+  m.cta_dispatch_interval = 0;
+  Timed free_run = run_timed(m, kStoreIndexKernel, {4000, 1, 1}, {32, 1, 1});
+  ASSERT_TRUE(free_run.res.ok()) << free_run.res.report();
+  m.cta_dispatch_interval = 12.5;
+  Timed limited = run_timed(m, kStoreIndexKernel, {4000, 1, 1}, {32, 1, 1});
+  ASSERT_TRUE(limited.res.ok()) << limited.res.report();
+  for (uint32_t i = 0; i < 4000 * 32; i += 997) ASSERT_EQ(std::bit_cast<uint32_t>(limited.out[i]), i);
+  EXPECT_GE(limited.st.cycles, 50000u);  // 4,000 x 12.5
+  EXPECT_LE(limited.st.cycles, 50000u + 3000u);  // + the last CTA's own run and the stores' drain
+  EXPECT_LT(free_run.st.cycles, 25000u);
+  // Eight CTAs: the last starts 87.5 cycles after the first.
+  Timed few_free = run_timed(m = test_machine(), kStoreIndexKernel, {8, 1, 1}, {32, 1, 1});
+  m.cta_dispatch_interval = 12.5;
+  Timed few = run_timed(m, kStoreIndexKernel, {8, 1, 1}, {32, 1, 1});
+  EXPECT_LE(few.st.cycles, few_free.st.cycles + 88u);
+  EXPECT_GE(few.st.cycles, few_free.st.cycles);
+}
+
+// 64 fences of the given scope in a loop; out[0] = thread 0's clock64 cycles for the loop.
+std::string fence_loop_kernel(const char* fence) {
+  return fmt::format(R"(.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u64 out)
+{{
+  .reg .u64 %rd<5>;
+  .reg .u32 %r<2>;
+  .reg .f32 %f<2>;
+  .reg .pred %p<2>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, 0;
+  mov.u64 %rd2, %clock64;
+L:
+  {};
+  add.u32 %r1, %r1, 1;
+  setp.lt.u32 %p1, %r1, 64;
+  @%p1 bra L;
+  mov.u64 %rd3, %clock64;
+  sub.u64 %rd4, %rd3, %rd2;
+  cvt.rn.f32.u64 %f1, %rd4;
+  st.global.f32 [%rd1], %f1;
+  ret;
+}}
+)", fence);
+}
+
+// A fence of CTA scope costs sm.latency.membar_cta (the H100: 12 cycles, [MEAS-FENCE]); one of GPU
+// scope still waits ops.membar's latency, and without the key a CTA fence does too.
+TEST(Timing, CtaScopeFenceCostsItsOwnLatency) {
+  config::Machine m = test_machine();
+  m.ops[unsigned(OpClass::Membar)] = {Pipe::Lsu, 500, 1, config::Scoreboard::Long};
+  m.membar_cta_latency = 12;
+  for (const char* f : {"membar.cta", "fence.sc.cta", "fence.acq_rel.cta"}) {
+    Timed a = run_timed(m, fence_loop_kernel(f), {1, 1, 1}, {32, 1, 1});
+    ASSERT_TRUE(a.res.ok()) << a.res.report();
+    EXPECT_GE(a.out[0], 64 * 12.0f) << f;
+    EXPECT_LE(a.out[0], 64 * (12.0f + 12.0f)) << f;  // + the loop's add, setp and branch
+  }
+  Timed gl = run_timed(m, fence_loop_kernel("membar.gl"), {1, 1, 1}, {32, 1, 1});
+  ASSERT_TRUE(gl.res.ok()) << gl.res.report();
+  EXPECT_GE(gl.out[0], 64 * 500.0f);
+  m.membar_cta_latency = 0;
+  Timed unset = run_timed(m, fence_loop_kernel("membar.cta"), {1, 1, 1}, {32, 1, 1});
+  ASSERT_TRUE(unset.res.ok()) << unset.res.report();
+  EXPECT_GE(unset.out[0], 64 * 500.0f);
 }
 
 TEST(Timing, DevicePrintfHoldsTheWarpForItsConfiguredCost) {
