@@ -19,7 +19,9 @@
 //   rsqrt.approx.f32    ISA: max rel 2^-22.9      here: the H100's, or 1 ulp from it
 //   ex2.approx.f32      ISA: max 2 ulp            here: the H100's, or 1 ulp from it
 //   lg2.approx.f32      ISA: max abs 2^-22.6 (log2 of the mantissa) here: <= 0.5 ulp of the result
-//   sin/cos.approx.f32  ISA: max abs 2^-20.9 in [-pi, pi]   here: abs <= 2^-25
+//   sin/cos.approx.f32  ISA: max abs 2^-20.9 in [-pi, pi]   here: sin/cos(2 pi RZ(x * 1/(2 pi)))
+//                       rounded once, as ptxas's FMUL.RZ feeds the unit (H100: abs <= 5.7 x 2^-24
+//                       from that)
 //   tanh.approx.f32     ISA: max rel 2^-11        here: <= 0.5 ulp + 2^-52
 //   div.approx.f32      ISA: max 2 ulp for |b| in [2^-126, 2^126], 0 (or NaN) beyond: here
 //                       a * rcp.approx(b) with the reciprocal flushed for |b| > 2^126
@@ -265,6 +267,15 @@ inline double fn_apply(double x) {
   return 0;
 }
 
+// sin/cos.approx: ptxas multiplies by 1/(2 pi) in f32 rounding towards zero (FMUL.RZ), and the unit
+// takes that number of turns; for |x| beyond pi its rounding error dominates the result's.
+inline double turns_rz(float x) {
+  double p = double(x) * double(0.15915493667125701904f);  // exact (24 x 24 bits)
+  float t = float(p);
+  if (std::fabs(double(t)) > std::fabs(p)) t = std::nextafter(t, 0.0f);
+  return double(t);
+}
+
 template <Fn F, bool Ftz>
 void exec_approx_f32(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
   const uint64_t* a = ctx.src(in.op[1]);
@@ -276,6 +287,7 @@ void exec_approx_f32(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
     else if constexpr (F == Fn::Rsqrt) r = mufu::rsqrt<Ftz>(x);
     else if constexpr (F == Fn::Ex2) r = mufu::ex2<Ftz>(x);
     else if constexpr (F == Fn::Sqrt) r = std::sqrt(x);
+    else if constexpr (F == Fn::Sin || F == Fn::Cos) r = float(fn_apply<F>(6.283185307179586 * turns_rz(x)));
     else r = float(fn_apply<F>(double(x)));
     if constexpr (Ftz) r = fp::ftz32(r);
     return uint64_t(fp::canon32(r));

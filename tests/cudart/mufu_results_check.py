@@ -6,8 +6,10 @@ result must be to the H100's, from what warpsim models of the MUFU instructions 
 (src/func/mufu.hpp):
   exact  tanh.approx.f16 (htanh): tabulated for every input;
   1 ulp  functions built on ex2/rcp/rsqrt.approx (modelled: about 99% of results bit for bit);
-  rel    functions that go through lg2/sin/cos.approx (not modelled: within 2^-18 relative, or
-         2^-20 absolute for __sinf/__cosf), and the two that multiply a lg2 error (powf, __powf).
+         2 ulp for sigmoid, 1/(1 + __expf(-x)), whose sum rounds __expf's 1-ulp difference up;
+  rel    functions that go through lg2/sin/cos.approx (not modelled bit for bit: within 2^-18
+         relative, or 2^-20 absolute for __sinf/__cosf, whose argument reduction ptxas's FMUL.RZ
+         is modelled), and the two that multiply a lg2 error (powf, __powf: 2^-12 relative).
 Prints the number of bit-exact results per column; exits 1 on a violation.
 Usage: mufu_results_check.py EXPECTED ACTUAL
 """
@@ -18,7 +20,7 @@ COLS = ["expf", "exp2f", "tanhf", "powf", "__expf", "__exp10f", "__sinf", "__cos
         "rsqrtf", "__fdividef", "__powf", "sigmoid"]
 RULE = {"expf": "ulp", "exp2f": "ulp", "tanhf": "ulp4", "powf": "pow", "__expf": "ulp", "__exp10f": "ulp",
         "__sinf": "abs", "__cosf": "abs", "__logf": "rel", "__log2f": "rel", "rsqrtf": "ulp", "__fdividef": "ulp",
-        "__powf": "pow", "sigmoid": "ulp"}
+        "__powf": "pow", "sigmoid": "ulp2"}
 HCOLS = ["h2exp.lo", "h2exp.hi", "h2exp2", "hexp2", "bf16exp2", "htanh"]
 
 
@@ -54,7 +56,7 @@ for key in sorted(exp):
         ulps = abs(int(e, 16) - int(a, 16)) if (int(e, 16) >> 31) == (int(a, 16) >> 31) else 1 << 31
         x, y = f32(e), f32(a)
         rule = RULE[c]
-        ok = (rule == "ulp" and ulps <= 1) or (rule == "ulp4" and ulps <= 4) or \
+        ok = (rule == "ulp" and ulps <= 1) or (rule == "ulp2" and ulps <= 2) or (rule == "ulp4" and ulps <= 4) or \
              (rule == "rel" and abs(x - y) <= 2**-18 * max(abs(x), 2**-126)) or \
              (rule == "abs" and abs(x - y) <= 2**-20) or (rule == "pow" and abs(x - y) <= 2**-12 * abs(x))
         if not ok:
