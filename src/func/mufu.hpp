@@ -6,7 +6,7 @@
 // the final rounding, is within about +-1 ulp and a smooth function of the table input apart from
 // small steps between segments and the noise of the truncations. We keep e as knots (every 2^9
 // table inputs, in 1/100 ulp) measured on the H100 and interpolate linearly between them: about
-// 99% of results are then the H100's bit for bit (98.2 to 99.4% per instruction and range; the
+// 99% of results are then the H100's bit for bit (96.9 to 99.4% per instruction and range; the
 // rest 1 ulp away); a plain correctly rounded result matches 58 to 87%. The half forms are exact:
 // every one of their 65536 inputs was measured and the difference to RN(f(x)) is tabulated.
 //
