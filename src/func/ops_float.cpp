@@ -7,27 +7,31 @@
 // Every handler is chosen at decode time from templates over the operation, rounding mode and
 // modifiers, so the per-lane loops contain no dispatch. Rounding and NaN rules: see fp_util.hpp.
 //
-// .approx (MUFU) accuracy. Each approximate function is computed with the host's double-precision
-// library (errors < 1 ulp of double) and rounded once to f32, so the result is within ~0.5 ulp of f32
-// (about 2^-24 relative), far inside the PTX bounds:
-//   rcp.approx.f32      ISA: max 1 ulp            here: correctly rounded (0.5 ulp)
+// .approx (MUFU) accuracy. rcp, rsqrt and ex2 reproduce our H100's unit (src/func/mufu.hpp): the
+// correctly rounded value plus the unit's measured error before its final rounding, so about 99% of
+// results are the H100's bit for bit and the rest 1 ulp away (validation/sm/mufu, measured over
+// every input of [1,2) and [1,4) and samples of the whole range). The others are computed with the
+// host's double-precision library and rounded once to f32 (within ~0.5 ulp of the exact value, far
+// inside the PTX bounds), which is not what the H100 returns in the last bits (measured: lg2 34% of
+// [1,2) and 75% of [2,4) bit-exact, sin/cos 14-16% of a grid over [0, 2pi), tanh under 1%):
+//   rcp.approx.f32      ISA: max 1 ulp            here: the H100's, or 1 ulp from it (<= 1.5 ulp)
 //   sqrt.approx.f32     ISA: max rel 2^-23        here: correctly rounded
-//   rsqrt.approx.f32    ISA: max rel 2^-22.9      here: <= 0.5 ulp + 2^-52
-//   ex2.approx.f32      ISA: max 2 ulp            here: <= 0.5 ulp + 2^-52
+//   rsqrt.approx.f32    ISA: max rel 2^-22.9      here: the H100's, or 1 ulp from it
+//   ex2.approx.f32      ISA: max 2 ulp            here: the H100's, or 1 ulp from it
 //   lg2.approx.f32      ISA: max abs 2^-22.6 (log2 of the mantissa) here: <= 0.5 ulp of the result
-//   sin/cos.approx.f32  ISA: max abs 2^-20.9 in [-pi, pi]   here: abs <= 2^-25
+//   sin/cos.approx.f32  ISA: max abs 2^-20.9 in [-pi, pi]   here: sin/cos(2 pi RZ(x * 1/(2 pi)))
+//                       rounded once, as ptxas's FMUL.RZ feeds the unit (H100: abs <= 5.7 x 2^-24
+//                       from that)
 //   tanh.approx.f32     ISA: max rel 2^-11        here: <= 0.5 ulp + 2^-52
 //   div.approx.f32      ISA: max 2 ulp for |b| in [2^-126, 2^126], 0 (or NaN) beyond: here
-//                       a * RN(1/b) with 1/b flushed for |b| > 2^126: <= 1.5 ulp
+//                       a * rcp.approx(b) with the reciprocal flushed for |b| > 2^126
 //   div.full.f32        ISA: max 2 ulp            here: correctly rounded
 //   rcp.approx.ftz.f64  ISA: reciprocal of the top 32 bits of a (1.11.20), result's low 32 bits 0:
 //                       done exactly that way (relative error < 2^-19)
 //   rsqrt.approx.f64    here: 1/sqrt in double, <= 1 ulp of f64 (ptxas refines MUFU.RSQ64H)
 //   rsqrt.approx.ftz.f64  1/sqrt of the top 32 bits of a, result's low 32 bits 0 (MUFU.RSQ64H, as
 //                       rcp.approx.ftz.f64; what our H100's erfcinv results need)
-// The G80-era SFU (Tesla paper, Table 1) delivered 1/x with 0.98 ulp, 1/sqrt 1.52 ulp, 2^x 1.41 ulp,
-// log2 22.57 good bits, sin/cos 22.47 good bits: hardware results differ from ours in the last bit
-// or two, as they do between GPU generations; programs must not depend on those bits.
+// The f16/bf16 ex2/tanh (ops_half.cpp) are the H100's results for every input.
 #include <fmt/format.h>
 
 #include <cmath>
@@ -35,6 +39,7 @@
 #include "func/decode.hpp"
 #include "func/exec.hpp"
 #include "func/fp_util.hpp"
+#include "func/mufu.hpp"
 
 namespace warpsim::func {
 
@@ -236,9 +241,8 @@ void exec_div_approx(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
       x = fp::ftz32(x);
       y = fp::ftz32(y);
     }
-    // a * (1/b); the reciprocal of |b| > 2^126 is subnormal and flushed (ISA: d = 0 or NaN)
-    float r = 1.0f / y;
-    r = fp::ftz32(r);
+    // a * MUFU.RCP(b); the reciprocal of |b| > 2^126 is subnormal and flushed (ISA: d = 0 or NaN)
+    float r = fp::ftz32(mufu::rcp<Ftz>(y));
     float q = x * r;
     if constexpr (Ftz) q = fp::ftz32(q);
     return uint64_t(fp::canon32(q));
@@ -263,6 +267,15 @@ inline double fn_apply(double x) {
   return 0;
 }
 
+// sin/cos.approx: ptxas multiplies by 1/(2 pi) in f32 rounding towards zero (FMUL.RZ), and the unit
+// takes that number of turns; for |x| beyond pi its rounding error dominates the result's.
+inline double turns_rz(float x) {
+  double p = double(x) * double(0.15915493667125701904f);  // exact (24 x 24 bits)
+  float t = float(p);
+  if (std::fabs(double(t)) > std::fabs(p)) t = std::nextafter(t, 0.0f);
+  return double(t);
+}
+
 template <Fn F, bool Ftz>
 void exec_approx_f32(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
   const uint64_t* a = ctx.src(in.op[1]);
@@ -270,8 +283,11 @@ void exec_approx_f32(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
     float x = as<float>(a[l]);
     if constexpr (Ftz) x = fp::ftz32(x);
     float r;
-    if constexpr (F == Fn::Rcp) r = 1.0f / x;  // correctly rounded
+    if constexpr (F == Fn::Rcp) r = mufu::rcp<Ftz>(x);
+    else if constexpr (F == Fn::Rsqrt) r = mufu::rsqrt<Ftz>(x);
+    else if constexpr (F == Fn::Ex2) r = mufu::ex2<Ftz>(x);
     else if constexpr (F == Fn::Sqrt) r = std::sqrt(x);
+    else if constexpr (F == Fn::Sin || F == Fn::Cos) r = float(fn_apply<F>(6.283185307179586 * turns_rz(x)));
     else r = float(fn_apply<F>(double(x)));
     if constexpr (Ftz) r = fp::ftz32(r);
     return uint64_t(fp::canon32(r));

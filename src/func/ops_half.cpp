@@ -4,14 +4,15 @@
 // Every f16/bf16 value is exact in a double; a sum or product of two of them (or a*b + c split by
 // TwoSum) is rounded once to the destination format with softfloat's integer rounder, so results
 // are correctly rounded (.rn). Packed forms operate on the low half (first element) and the high
-// half independently. NaN results are the canonical NaN 0x7fff. ex2/tanh (.approx) are computed in
-// double and rounded to nearest: within the documented error of the hardware approximation.
+// half independently. NaN results are the canonical NaN 0x7fff. ex2/tanh (.approx) are our H100's
+// results, bit for bit, for every input (tabulated: src/func/mufu.hpp).
 #include <fmt/format.h>
 
 #include <cmath>
 
 #include "func/decode.hpp"
 #include "func/exec.hpp"
+#include "func/mufu.hpp"
 #include "func/softfloat.hpp"
 
 namespace warpsim::func {
@@ -54,6 +55,10 @@ inline uint64_t elem(uint64_t a, uint64_t b, uint64_t c, uint32_t flags) {
   if constexpr (OP == HOp::Fma) {
     if ((flags & kOob) && (a == kOobNaN || b == kOobNaN || c == kOobNaN)) return 0;
   }
+  if constexpr (OP == HOp::Ex2 || OP == HOp::Tanh) {
+    // the H100's result for every input (mufu.hpp); ex2.bf16's .ftz is the unit's own
+    return mufu::half_result((OP == HOp::Tanh ? 2 : 0) + FI, uint16_t(a));
+  }
   if (flags & kFtz) {
     a = sf::ftz(F, a);
     b = sf::ftz(F, b);
@@ -91,11 +96,7 @@ inline uint64_t elem(uint64_t a, uint64_t b, uint64_t c, uint32_t flags) {
   }
   double x = sf::to_double(F, a), y = sf::to_double(F, b);
   uint64_t r;
-  if constexpr (OP == HOp::Ex2 || OP == HOp::Tanh) {
-    if (std::isnan(x)) return F.qnan;
-    double v = OP == HOp::Ex2 ? std::exp2(x) : std::tanh(x);
-    r = sf::from_double(v, F, sf::Mode::Rn);
-  } else if constexpr (OP == HOp::Mul) {
+  if constexpr (OP == HOp::Mul) {
     r = sf::from_double(x * y, F, sf::Mode::Rn);  // exact product (<= 22 significant bits)
   } else {
     double p = x, q = y;
