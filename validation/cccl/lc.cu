@@ -305,7 +305,7 @@ int main(int argc, char** argv) {
          double e = std::abs(std::complex<double>(g[2 * i], g[2 * i + 1]) - w) / std::max(1.0, std::abs(w));
          worst = std::max(worst, e);
        }
-       return worst < 1e-12; }},
+       return worst < 1e-9; }},  // tanh has poles at i*pi/2: the inputs come within 1e-4 of one
     {"<cuda/std/bit>, ceil_div, round_up, byteswap 1M", [] {
        std::vector<unsigned long long> h(N);
        for (auto& x : h) x = rnd() >> (rnd() % 64);
@@ -323,7 +323,7 @@ int main(int argc, char** argv) {
          unsigned long long rot = r ? (v >> r) | (v << (64 - r)) : v;
          unsigned long long fl = v ? 1ull << (bw - 1) : 0;
          uint32_t v32 = uint32_t(v);
-         unsigned long long w2 = (v32 && !(v32 & (v32 - 1))) ? 1 : (v + 6) / 7 + ((v32 + 63u) / 64u * 64u);
+         unsigned long long w2 = (v32 && !(v32 & (v32 - 1))) ? 1 : (v / 7 + (v % 7 != 0)) + ((v32 + 63u) / 64u * 64u);
          if (g[4 * i] != w0 || g[4 * i + 1] != (rot ^ fl) || g[4 * i + 2] != w2 || g[4 * i + 3] != __builtin_bswap64(v)) return false;
        }
        return true; }},
