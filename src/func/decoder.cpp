@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <set>
@@ -55,6 +56,17 @@ void register_all() {
   });
 }
 }  // namespace
+
+// The shared memory the hardware reserves at the start of every CTA's window from sm_80 on (1 KiB:
+// user .shared starts at 1024 on our H100, validation/cccl/probes/resv_smem.cu; cooperative groups
+// keeps the barriers of thread_block_tile<64+> at %reserved_smem_offset_1). Read from the module's
+// target: sm_80 and later reserve it.
+uint32_t reserved_shared_bytes(const ptx::Module& m) {
+  for (const std::string& t : m.targets) {
+    if (t.size() > 3 && t.compare(0, 3, "sm_") == 0 && std::atoi(t.c_str() + 3) >= 80) return 1024;
+  }
+  return 0;
+}
 
 void register_decoder(Opcode op, DecodeFn fn) { table()[size_t(op)].push_back(fn); }
 
@@ -689,7 +701,8 @@ DecodeResult decode(const Module& m, const VariableAddresses& vars, const Decode
         else if (auto it = shared_ids.find(name); it != shared_ids.end()) ids.insert(it->second);
       }
     d.shared_offsets.assign(shared_vars.size(), 0);
-    uint64_t off = 0;
+    const uint64_t reserved = reserved_shared_bytes(m);  // user .shared starts after it, as on the GPU
+    uint64_t off = reserved;
     for (uint32_t id : ids) {
       const Variable* v = shared_vars[id];
       if (!v->dims.empty() && v->dims[0] == 0) continue;  // extern dynamic: placed after static
@@ -697,7 +710,7 @@ DecodeResult decode(const Module& m, const VariableAddresses& vars, const Decode
       d.shared_offsets[id] = uint32_t(off);
       off += v->size_bytes();
     }
-    d.static_shared = off;
+    d.static_shared = off - reserved;
     // Dynamic shared memory starts at the strictest alignment its extern declarations ask for
     // (`extern __shared__ __align__(1024)`: tensor copies with a 128-byte swizzle need 1024).
     uint64_t dyn_align = 16;

@@ -4,6 +4,7 @@
 // createpolicy with the L2 hints of .L2::cache_hint accesses (cache_policy.hpp).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <bit>
 #include <chrono>
 #include <cstdint>
@@ -103,6 +104,10 @@ uint8_t* resolve_access(ExecCtx& ctx, AccessSpace sp, unsigned l, uint64_t addr,
   }
   return nullptr;
 }
+
+// The shared memory the hardware reserves at the start of every CTA's window from sm_80 on
+// (decoder.cpp, where the shared-memory layout starts after it).
+uint32_t reserved_shared_bytes(const ptx::Module& m);
 
 namespace {
 
@@ -486,7 +491,7 @@ void exec_mov_dynamic(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
       break;
     }
     case SReg::IsExplicitCluster: v = ctx.launch.explicit_cluster; break;
-    default: v = 0; break;  // performance monitors, smem reservations: 0
+    default: v = 0; break;  // performance monitors: 0
   }
   for_lanes(ctx.dst(in.op[0]), mask, [&](unsigned) { return canon(v, in.width); });
 }
@@ -545,10 +550,21 @@ bool dec_mov(DecodeCtx& c, const Instruction& ins, DInstr& out) {
   if (out.op[0].is_none()) return false;
   if (a.kind == Operand::Kind::SpecialReg) {
     switch (a.sreg) {
+      case SReg::ResvSmemOffsetBegin: case SReg::ResvSmemOffsetEnd: case SReg::ResvSmemOffsetCap:
+      case SReg::ResvSmemOffset2: {
+        // The reserved region at the start of the CTA's shared window (reserved_shared_bytes). Our
+        // H100 reads begin 0, end 288, cap 1024, offset_0 = offset_1 = 0 for sm_80 and sm_90 code
+        // (validation/cccl/probes/resv_smem.cu); without the region, all are 0.
+        const uint32_t cap = reserved_shared_bytes(c.mod);
+        const uint32_t v = a.sreg == SReg::ResvSmemOffsetEnd ? std::min(cap, 288u)
+                           : a.sreg == SReg::ResvSmemOffsetCap ? cap : 0u;
+        out.op[1] = c.cnst(v);
+        out.exec = exec_mov;
+        return true;
+      }
       case SReg::Clock: case SReg::ClockHi: case SReg::Clock64: case SReg::Globaltimer:
       case SReg::GlobaltimerLo: case SReg::GlobaltimerHi: case SReg::Pm: case SReg::Pm64:
-      case SReg::ResvSmemOffsetBegin: case SReg::ResvSmemOffsetEnd: case SReg::ResvSmemOffsetCap:
-      case SReg::ResvSmemOffset2: case SReg::AggrSmemSize: case SReg::IsExplicitCluster:
+      case SReg::AggrSmemSize: case SReg::IsExplicitCluster:
       case SReg::CurrentGraphExec:
         out.flags = uint32_t(a.sreg);
         out.exec = exec_mov_dynamic;

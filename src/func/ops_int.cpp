@@ -400,13 +400,19 @@ void exec_lop3_pred(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
 }
 
 // Predicate logic. flags: 0 and, 1 or, 2 xor, 3 not.
+// A predicate source: a register, or an integer constant (nvcc writes LLVM's `not i1` as
+// `xor.pred %p, %q, -1`; zero is False, anything else True), decoded as an all-lanes mask.
+inline uint32_t pred_source(const ExecCtx& ctx, Ref r) {
+  return r.kind() == Ref::Const ? uint32_t(ctx.src(r)[0]) : ctx.pred(r);
+}
+
 void exec_pred_logic(ExecCtx& ctx, const DInstr& in, uint32_t mask) {
-  uint32_t a = ctx.pred(in.op[1]);
+  uint32_t a = pred_source(ctx, in.op[1]);
   uint32_t r;
   switch (in.flags) {
-    case 0: r = a & ctx.pred(in.op[2]); break;
-    case 1: r = a | ctx.pred(in.op[2]); break;
-    case 2: r = a ^ ctx.pred(in.op[2]); break;
+    case 0: r = a & pred_source(ctx, in.op[2]); break;
+    case 1: r = a | pred_source(ctx, in.op[2]); break;
+    case 2: r = a ^ pred_source(ctx, in.op[2]); break;
     default: r = ~a; break;
   }
   ctx.set_pred(in.op[0], r, mask);
@@ -1056,6 +1062,10 @@ bool dec_logic(DecodeCtx& c, const Instruction& ins, DInstr& out) {
     if (ins.operands.size() != n) return unsupported(c, ins, fmt::format("expected {} operands", n));
     std::vector<Ref> refs;
     for (size_t i = 0; i < n; ++i) {
+      if (i > 0 && ins.operands[i].kind == Operand::Kind::Imm) {
+        refs.push_back(c.cnst(ins.operands[i].ival != 0 ? 0xffffffffu : 0u));
+        continue;
+      }
       Ref r = c.ref(ins.operands[i], Type::Pred);
       if (r.is_none() || r.kind() != Ref::Pred)
         return c.error.empty() ? unsupported(c, ins, fmt::format("operand {} must be a predicate register", i + 1)) : false;

@@ -148,7 +148,7 @@ TEST(Cluster, SharedClusterAddressMapping) {
       const uint32_t* w = &v[(b * 64 + t) * 8];
       const uint32_t rank = b % 4, next = (rank + 1) % 4;
       SCOPED_TRACE("block " + std::to_string(b) + " thread " + std::to_string(t));
-      EXPECT_EQ(w[0], ((next + 1) << 24) | (4 * t));  // buf is at offset 0
+      EXPECT_EQ(w[0], ((next + 1) << 24) | (1024 + 4 * t));  // buf follows the 1 KiB reserved region
       EXPECT_EQ(w[1], 100 * next + t);
       EXPECT_EQ(w[2], next);
       EXPECT_EQ(w[3], rank);

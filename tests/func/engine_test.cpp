@@ -636,3 +636,52 @@ TEST(Engine, DeviceLaunchesAreHandedToTheRuntime) {
     EXPECT_EQ(val, t * 10);
   }
 }
+
+// From sm_80 the hardware reserves 1 KiB at the start of every CTA's shared window: user .shared
+// starts at 1024 and the %reserved_smem_offset registers read 0/288/1024/0 (our H100, sm_80 and
+// sm_90 code: validation/cccl/probes/h100/resv_smem_sm80.out); cooperative groups keeps the barriers
+// of thread_block_tile<64+> at %reserved_smem_offset_1, so that region must be there to store to.
+// An sm_70 module has no reserved region.
+TEST(Engine, ReservedSharedMemoryFromSm80) {
+  for (int sm : {80, 90, 70}) {
+    SCOPED_TRACE("sm_" + std::to_string(sm));
+    Harness h;
+    ASSERT_TRUE(h.load(".version 8.7\n.target sm_" + std::to_string(sm) + "\n.address_size 64\n" + R"(
+.visible .entry k(.param .u64 out)
+{
+  .reg .b32 %r<12>;
+  .reg .b64 %rd<4>;
+  .shared .align 4 .b32 buf[8];
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %reserved_smem_offset_begin;
+  mov.u32 %r2, %reserved_smem_offset_end;
+  mov.u32 %r3, %reserved_smem_offset_cap;
+  mov.u32 %r4, %reserved_smem_offset_1;
+  mov.u32 %r5, buf;
+  st.shared.u32 [%r4+4], 77;
+  ld.shared.u32 %r6, [%r4+4];
+  st.global.v4.u32 [%rd1], {%r1, %r2, %r3, %r4};
+  st.global.v2.u32 [%rd1+16], {%r5, %r6};
+  exit;
+}
+)"));
+    uint64_t out = h.alloc(32);
+    auto r = h.run("k", {1, 1, 1}, {1, 1, 1}, Harness::Params().add(out));
+    if (sm == 70) {
+      // no region: offset_1 is 0 and address 4 lies in buf (32 bytes of shared memory)
+      ASSERT_TRUE(r.ok()) << r.report();
+      auto v = h.download<uint32_t>(out, 6);
+      EXPECT_EQ(v[0] + v[1] + v[2] + v[3] + v[4], 0u);
+      EXPECT_EQ(v[5], 77u);
+      continue;
+    }
+    ASSERT_TRUE(r.ok()) << r.report();
+    auto v = h.download<uint32_t>(out, 6);
+    EXPECT_EQ(v[0], 0u);
+    EXPECT_EQ(v[1], 288u);
+    EXPECT_EQ(v[2], 1024u);
+    EXPECT_EQ(v[3], 0u);
+    EXPECT_EQ(v[4], 1024u);  // user .shared after the reserved region
+    EXPECT_EQ(v[5], 77u);
+  }
+}

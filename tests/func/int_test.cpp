@@ -595,6 +595,45 @@ TEST(IntOps, LogicLop3AndPredicates) {
   check(r, 16, "cnot.b16", [](uint64_t a, uint64_t, uint64_t) { return uint64_t(u16(a) == 0); });
 }
 
+// An integer constant where and/or/xor.pred take a predicate: zero is False, anything else True.
+// nvcc writes LLVM's `not i1` as `xor.pred %p, %q, -1` (CUB 3.0's ReduceByKey kernel at sm_80).
+TEST(IntOps, PredicateLogicWithConstants) {
+  auto r = run(R"(
+  mov.pred %p0, 0;
+  lop3.or.b32 %r17|%p1, %r1, 0, 0, 0xf0, %p0;
+  xor.pred %p2, %p1, -1;
+  xor.pred %p3, %p1, 0;
+  and.pred %p4, %p1, 1;
+  and.pred %p5, %p1, 0;
+  or.pred %p6, %p1, 1;
+  or.pred %p7, %p1, 0;
+  xor.pred %p8, %p1, 2;
+  mov.u32 %r20, 0; mov.u32 %r21, 0; mov.u32 %r22, 0; mov.u32 %r23, 0;
+  mov.u32 %r24, 0; mov.u32 %r25, 0; mov.u32 %r26, 0;
+  @%p2 mov.u32 %r20, 1;
+  @%p3 mov.u32 %r21, 1;
+  @%p4 mov.u32 %r22, 1;
+  @%p5 mov.u32 %r23, 1;
+  @%p6 mov.u32 %r24, 1;
+  @%p7 mov.u32 %r25, 1;
+  @%p8 mov.u32 %r26, 1;
+  st.global.u32 [%rd75+0], %r20;
+  st.global.u32 [%rd75+8], %r21;
+  st.global.u32 [%rd75+16], %r22;
+  st.global.u32 [%rd75+24], %r23;
+  st.global.u32 [%rd75+32], %r24;
+  st.global.u32 [%rd75+40], %r25;
+  st.global.u32 [%rd75+48], %r26;
+)", pair_inputs());
+  check(r, 0, "xor.pred p, -1", [](uint64_t a, uint64_t, uint64_t) { return uint64_t(u32(a) == 0); });
+  check(r, 1, "xor.pred p, 0", [](uint64_t a, uint64_t, uint64_t) { return uint64_t(u32(a) != 0); });
+  check(r, 2, "and.pred p, 1", [](uint64_t a, uint64_t, uint64_t) { return uint64_t(u32(a) != 0); });
+  check(r, 3, "and.pred p, 0", [](uint64_t, uint64_t, uint64_t) { return uint64_t(0); });
+  check(r, 4, "or.pred p, 1", [](uint64_t, uint64_t, uint64_t) { return uint64_t(1); });
+  check(r, 5, "or.pred p, 0", [](uint64_t a, uint64_t, uint64_t) { return uint64_t(u32(a) != 0); });
+  check(r, 6, "xor.pred p, 2", [](uint64_t a, uint64_t, uint64_t) { return uint64_t(u32(a) == 0); });
+}
+
 TEST(IntOps, CarryChains128Bit) {
   auto in = pair_inputs();
   auto r = run(R"(

@@ -5,7 +5,7 @@
 # cusparse_host.expected, graph_nodes.expected, capture_to_graph.expected, runtime_apis.expected, hopper_tma.expected = h100_hopper_tma.out,
 # managed_api.expected = h100_managed_api.out, cublas_more.expected = h100_cublas_more.out, cusolver_big.expected = h100_cusolver_big.out,
 # cub_device.expected, cub_device.small.expected, thrust_more.expected, libcu_more.expected,
-# curand_gens.expected, cusparse_more.expected, cublas_ex.expected, cufft_big.expected = h100_NAME.out; mufu_results.expected = h100_mufu_results.out, compared column by column by mufu_results_check.py; cub_device and libcu_more also built for sm_80, same output) and to check that programs built with
+# curand_gens.expected, cusparse_more.expected, cublas_ex.expected, cufft_big.expected, cg_big_tiles.expected = h100_NAME.out; mufu_results.expected = h100_mufu_results.out, compared column by column by mufu_results_check.py; cub_device and libcu_more also built for sm_80, same output) and to check that programs built with
 # nvcc's default static runtime print what their shared-runtime builds print.
 # Usage: validation/driver/driver_hw.sh OUTDIR
 set -uo pipefail
@@ -46,11 +46,13 @@ nvcc -arch=sm_90 -o "$b/cusparse_more" tests/cudart/cusparse_more.cu -lcusparse 
 nvcc -arch=sm_90 -o "$b/cublas_ex" tests/cudart/cublas_ex.cu -lcublas -lcublasLt 2>> "$out/nvcc.txt"
 nvcc -arch=sm_90 -O2 -o "$b/cufft_big" tests/cudart/cufft_big.cu -lcufft 2>> "$out/nvcc.txt"
 nvcc -arch=sm_80 -O2 -cudart shared -o "$b/cufft_big_sm80" tests/cudart/cufft_big.cu -lcufft 2>> "$out/nvcc.txt"
+nvcc -arch=sm_80 -cudart shared -o "$b/cg_big_tiles" tests/cudart/cg_big_tiles.cu 2>> "$out/nvcc.txt"
+nvcc -arch=sm_90 -cudart shared -o "$b/cg_big_tiles_sm90" tests/cudart/cg_big_tiles.cu 2>> "$out/nvcc.txt"
 CUB_DEVICE_SCALE=64 "$b/cub_device" > "$out/cub_device.small.stdout" 2> "$out/cub_device.small.stderr"
 for p in driver_api curand_host curand_host_static api_basics_static api_basics runtime_misc_static cufft_host cublas_host \
          cublas_gemm cusolver_host cusparse_host nvrtc_jit texture_layered texture_mipmap graph_nodes runtime_apis hopper_tma \
          capture_to_graph managed_api cublas_more cusolver_big cub_device cub_device_sm80 thrust_more libcu_more libcu_more_sm80 \
-         curand_gens cusparse_more cublas_ex cufft_big cufft_big_sm80 mufu_results; do
+         curand_gens cusparse_more cublas_ex cufft_big cufft_big_sm80 mufu_results cg_big_tiles cg_big_tiles_sm90; do
   "$b/$p" > "$out/$p.stdout" 2> "$out/$p.stderr"
   echo "$p exit $?" >> "$out/exit.txt"
 done
